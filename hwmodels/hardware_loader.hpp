@@ -1,0 +1,35 @@
+#pragma once
+// Reads a hardware YAML file (configs/hw/*.yaml) into a validated HardwareSpec.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "hwmodels/diagnostics.hpp"
+#include "hwmodels/hardware_spec.hpp"
+
+namespace tilesim::hw {
+
+// A `--set key.path=value` override, applied on top of the YAML before validation
+// so that the override is checked exactly like a value written in the file.
+struct FieldOverride {
+  std::string key_path;  // e.g. "hbm.bandwidth"
+  std::string value;     // e.g. "4.8 TB/s"
+};
+
+// Parses and validates `path`. All problems are reported together.
+config::Loaded<HardwareSpec> load_hardware_spec(const std::filesystem::path& path,
+                                                const std::vector<FieldOverride>& overrides = {});
+
+// Resolves a study's `hardware:` value: an existing file path, or a name under
+// `<config_dir>/hw/` ("h100_sxm" -> configs/hw/h100_sxm.yaml). Unknown names list
+// the available ones.
+config::Loaded<std::filesystem::path> resolve_hardware_path(
+    const std::string& name_or_path, const std::filesystem::path& config_dir);
+// The same, with problems reported at `where` (the study's `hardware:` value). A
+// relative path is taken as given, i.e. relative to the working directory.
+config::Loaded<std::filesystem::path> resolve_hardware_path(const std::string& name_or_path,
+                                                            const std::filesystem::path& config_dir,
+                                                            const config::SourceLocation& where);
+
+}  // namespace tilesim::hw

@@ -1,0 +1,219 @@
+#include "hwmodels/hardware_schema.hpp"
+
+namespace tilesim::hw {
+
+using config::into;
+using config::Param;
+using config::QuantityKind;
+using config::Value;
+
+namespace {
+
+// Plausible physical ranges: wide enough for any GPU of the last decade and the
+// next, narrow enough to catch a wrong unit (MB for GB) or a slipped digit.
+constexpr const char* kLatencyMin = "1 ns";
+constexpr const char* kLatencyMax = "100 us";
+
+MmaInstruction parse_instruction(const std::string& text) {
+  if (text == "wgmma") {
+    return MmaInstruction::wgmma;
+  }
+  return text == "simt" ? MmaInstruction::simt : MmaInstruction::mma_sync;
+}
+
+Param tensor_rate(const char* type) {
+  return Param::quantity(std::string("sm.tensor.") + type, QuantityKind::compute_rate)
+      .range("1 GFLOP/s", "200 TFLOP/s");
+}
+
+}  // namespace
+
+std::string_view to_string(MmaInstruction instruction) {
+  switch (instruction) {
+    case MmaInstruction::mma_sync:
+      return "mma_sync";
+    case MmaInstruction::wgmma:
+      return "wgmma";
+    case MmaInstruction::simt:
+      return "simt";
+  }
+  return "unknown";
+}
+
+TileParams tile_params() {
+  return {
+      .m = Param::integer("m").range(16, 512).multiple_of(16).describe("Tile rows (along M)."),
+      .n = Param::integer("n").range(16, 512).multiple_of(16).describe("Tile columns (along N)."),
+      .k = Param::integer("k").range(8, 512).multiple_of(8).describe(
+          "Depth of one k-block (along K)."),
+      .stages = Param::integer("stages").range(1, 16).describe(
+          "k-blocks in flight in the shared-memory pipeline."),
+      .warps = Param::integer("warps").range(1, 32).describe("Warps per CTA."),
+      .registers_per_thread = Param::integer("registers_per_thread")
+                                  .range(1, 1024)
+                                  .describe("Registers each thread needs (limits occupancy)."),
+      .swizzle = Param::integer("swizzle").range(1, 64).default_to("1").describe(
+          "Tile rows per rasterization band (1 = row-major order)."),
+      .cluster_m = Param::integer("cluster_m")
+                       .range(1, 16)
+                       .default_to("1")
+                       .describe("CTAs of a cluster along M (they share the B tile by multicast)."),
+      .cluster_n = Param::integer("cluster_n")
+                       .range(1, 16)
+                       .default_to("1")
+                       .describe("CTAs of a cluster along N (they share the A tile by multicast)."),
+  };
+}
+
+config::Schema<HardwareSpec> hardware_schema() {
+  using H = HardwareSpec;
+  using Sm = SmSpec;
+  using Smem = SharedMemorySpec;
+  config::Schema<HardwareSpec> s;
+  s.add(Param::text("name").name_like().describe("Short name used by studies and reports."),
+        into(&H::name));
+  s.add(Param::text("description").optional().describe("Free text: product, memory size."),
+        into(&H::description));
+
+  s.add(Param::integer("sm.count").range(1, 1024).describe("Streaming multiprocessors (SMs)."),
+        into(&H::sm, &Sm::count));
+  s.add(Param::quantity("sm.clock", QuantityKind::frequency)
+            .range("100 MHz", "10 GHz")
+            .clock()
+            .describe("SM clock under load; per-clock values (flop/clk, B/clk, clk) use it."),
+        into(&H::sm, &Sm::clock_hz));
+  s.add(tensor_rate("fp16").describe("Dense fp16 tensor-core rate of one SM."),
+        into(&H::sm, &Sm::tensor, &TensorCoreRates::fp16_flops_per_s));
+  s.add(tensor_rate("bf16").describe("Dense bf16 tensor-core rate of one SM."),
+        into(&H::sm, &Sm::tensor, &TensorCoreRates::bf16_flops_per_s));
+  s.add(tensor_rate("tf32").describe("Dense tf32 tensor-core rate of one SM."),
+        into(&H::sm, &Sm::tensor, &TensorCoreRates::tf32_flops_per_s));
+  s.add(tensor_rate("fp8").optional().describe(
+            "Dense fp8 tensor-core rate of one SM; absent: no fp8 tensor cores (rate 0)."),
+        into(&H::sm, &Sm::tensor, &TensorCoreRates::fp8_flops_per_s));
+  s.add(Param::quantity("sm.fp32", QuantityKind::compute_rate)
+            .range("1 GFLOP/s", "100 TFLOP/s")
+            .describe("FP32 CUDA-core rate of one SM, an FMA counted as 2 flops."),
+        into(&H::sm, &Sm::fp32_flops_per_s));
+  s.add(Param::quantity("sm.sfu", QuantityKind::op_rate)
+            .range("0.1 Gop/s", "10 Top/s")
+            .describe("Special-function results (exp2, rcp) per second, one SM."),
+        into(&H::sm, &Sm::sfu_ops_per_s));
+  s.add(Param::quantity("sm.shared_memory.capacity", QuantityKind::size)
+            .range("16 KiB", "4 MiB")
+            .describe("Shared memory of one SM that CTAs can use."),
+        into(&H::sm, &Sm::shared_memory, &Smem::capacity_bytes));
+  s.add(Param::quantity("sm.shared_memory.per_cta_max", QuantityKind::size)
+            .range("1 KiB", "4 MiB")
+            .describe("Largest shared memory one CTA may request (opt-in maximum)."),
+        into(&H::sm, &Sm::shared_memory, &Smem::per_cta_max_bytes));
+  s.add(Param::quantity("sm.shared_memory.reserved_per_cta", QuantityKind::size)
+            .range("0 B", "64 KiB")
+            .describe("Shared memory the system reserves for every resident CTA."),
+        into(&H::sm, &Sm::shared_memory, &Smem::reserved_per_cta_bytes));
+  s.add(Param::quantity("sm.shared_memory.bandwidth", QuantityKind::bandwidth)
+            .range("1 GB/s", "10 TB/s")
+            .describe("Shared-memory bandwidth of one SM."),
+        into(&H::sm, &Sm::shared_memory, &Smem::bandwidth_bytes_per_s));
+  s.add(Param::integer("sm.registers").range(1024, 1048576).describe("32-bit registers per SM."),
+        into(&H::sm, &Sm::registers));
+  s.add(Param::integer("sm.register_allocation_unit")
+            .range(1, 65536)
+            .describe("Registers are granted per warp in multiples of this."),
+        into(&H::sm, &Sm::register_allocation_unit));
+  s.add(Param::integer("sm.max_registers_per_thread")
+            .range(16, 1024)
+            .describe("Most registers one thread may use."),
+        into(&H::sm, &Sm::max_registers_per_thread));
+  s.add(Param::integer("sm.max_threads").range(32, 65536).describe("Resident threads per SM."),
+        into(&H::sm, &Sm::max_threads));
+  s.add(Param::integer("sm.max_ctas").range(1, 1024).describe("Resident CTAs per SM."),
+        into(&H::sm, &Sm::max_ctas));
+  s.add(Param::integer("sm.max_threads_per_cta")
+            .range(32, 65536)
+            .describe("Most threads in one CTA."),
+        into(&H::sm, &Sm::max_threads_per_cta));
+  s.add(Param::quantity("sm.l2_port_bandwidth", QuantityKind::bandwidth)
+            .range("1 GB/s", "10 TB/s")
+            .describe("Most one SM can pull from L2."),
+        into(&H::sm, &Sm::l2_port_bytes_per_s));
+
+  s.add(Param::quantity("l2.capacity", QuantityKind::size)
+            .range("64 KiB", "4 GiB")
+            .describe("L2 cache size."),
+        into(&H::l2, &L2Spec::capacity_bytes));
+  s.add(Param::quantity("l2.bandwidth", QuantityKind::bandwidth)
+            .range("10 GB/s", "500 TB/s")
+            .describe("Aggregate L2 bandwidth, all SMs together."),
+        into(&H::l2, &L2Spec::bandwidth_bytes_per_s));
+  s.add(Param::quantity("l2.latency", QuantityKind::time)
+            .range(kLatencyMin, kLatencyMax)
+            .describe("Load-to-use latency of an L2 hit."),
+        into(&H::l2, &L2Spec::latency_s));
+
+  s.add(Param::quantity("hbm.capacity", QuantityKind::size)
+            .range("1 GB", "4 TB")
+            .describe("Device memory size."),
+        into(&H::hbm, &HbmSpec::capacity_bytes));
+  s.add(Param::quantity("hbm.bandwidth", QuantityKind::bandwidth)
+            .range("10 GB/s", "100 TB/s")
+            .describe("Peak device-memory bandwidth (datasheet)."),
+        into(&H::hbm, &HbmSpec::bandwidth_bytes_per_s));
+  s.add(Param::number("hbm.efficiency")
+            .greater_than(0)
+            .at_most(1)
+            .describe("Sustained / peak bandwidth; a fraction such as 3.09/3.35 is accepted."),
+        into(&H::hbm, &HbmSpec::efficiency));
+  s.add(Param::quantity("hbm.latency", QuantityKind::time)
+            .range(kLatencyMin, kLatencyMax)
+            .describe("Load-to-use latency of an L2 miss."),
+        into(&H::hbm, &HbmSpec::latency_s));
+
+  s.add(Param::quantity("launch.host_issue", QuantityKind::time)
+            .range("1 ns", "1 ms")
+            .describe("Host time to issue one eager kernel launch."),
+        into(&H::launch, &LaunchSpec::host_issue_s));
+  s.add(Param::quantity("launch.latency", QuantityKind::time)
+            .range("1 ns", "1 ms")
+            .describe("From the launch call to the first CTA running."),
+        into(&H::launch, &LaunchSpec::latency_s));
+  s.add(Param::quantity("launch.graph_node", QuantityKind::time)
+            .range("1 ns", "1 ms")
+            .describe("Per-kernel cost inside a CUDA graph launch."),
+        into(&H::launch, &LaunchSpec::graph_node_s));
+  s.add(Param::quantity("launch.cta_dispatch", QuantityKind::time)
+            .range(kLatencyMin, kLatencyMax)
+            .describe("Block scheduler: CTA assigned to its first instruction."),
+        into(&H::launch, &LaunchSpec::cta_dispatch_s));
+
+  s.add(Param::entries("kernels").not_empty().describe(
+      "GEMM kernel profiles by name; `library` is required (see below)."));
+  return s;
+}
+
+config::Schema<KernelProfile> kernel_profile_schema() {
+  using P = KernelProfile;
+  const TileParams tile = tile_params();
+  config::Schema<KernelProfile> s;
+  s.add(
+      Param::choice("instruction", {"mma_sync", "wgmma", "simt"})
+          .describe("Main-loop instruction: mma.sync, Hopper wgmma, or CUDA cores."),
+      [](P& profile, const Value& value) { profile.instruction = parse_instruction(value.text); });
+  s.add(tile.m.keyed("tile.m"), into(&P::tile_m));
+  s.add(tile.n.keyed("tile.n"), into(&P::tile_n));
+  s.add(tile.k.keyed("tile.k"), into(&P::tile_k));
+  s.add(tile.stages.keyed("tile.stages"), into(&P::stages));
+  s.add(tile.warps.keyed("tile.warps"), into(&P::warps));
+  s.add(tile.registers_per_thread.keyed("registers_per_thread"), into(&P::registers_per_thread));
+  s.add(tile.swizzle.keyed("swizzle"), into(&P::swizzle));
+  s.add(tile.cluster_m.keyed("cluster.m"), into(&P::cluster, &ClusterShape::m));
+  s.add(tile.cluster_n.keyed("cluster.n"), into(&P::cluster, &ClusterShape::n));
+  s.add(Param::number("tensor_efficiency")
+            .greater_than(0)
+            .at_most(1)
+            .describe("Main-loop fraction of the tensor-core peak this kernel reaches."),
+        into(&P::tensor_efficiency));
+  return s;
+}
+
+}  // namespace tilesim::hw

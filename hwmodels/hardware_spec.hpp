@@ -1,0 +1,106 @@
+#pragma once
+// The typed, validated, immutable description of one GPU. Built only by
+// load_hardware_spec() (hardware_loader.hpp) from a YAML file; every field is in
+// SI units (seconds, bytes, bytes/s, flop/s, Hz) so that the simulator never
+// sees a unit string. Per-clock figures in the YAML ("4096 flop/clk") are
+// converted with sm.clock_hz at load time.
+
+#include <map>
+#include <string>
+
+#include "hwmodels/data_type.hpp"
+
+namespace tilesim::hw {
+
+// Dense tensor-core throughput of one SM, per input data type, in flop/s.
+struct TensorCoreRates {
+  double fp16_flops_per_s = 0;
+  double bf16_flops_per_s = 0;
+  double tf32_flops_per_s = 0;
+  double fp8_flops_per_s = 0;
+};
+
+struct SharedMemorySpec {
+  double capacity_bytes = 0;          // per SM, usable for CTAs
+  double per_cta_max_bytes = 0;       // largest dynamic allocation one CTA may request
+  double reserved_per_cta_bytes = 0;  // system reservation the hardware adds to every CTA
+  double bandwidth_bytes_per_s = 0;   // per SM
+};
+
+struct SmSpec {
+  int count = 0;
+  double clock_hz = 0;
+  TensorCoreRates tensor;
+  double fp32_flops_per_s = 0;  // per SM, CUDA cores (FMA counted as 2 flops)
+  double sfu_ops_per_s = 0;     // per SM, special-function unit (exp2) results
+  SharedMemorySpec shared_memory;
+  int registers = 0;                 // 32-bit registers per SM
+  int register_allocation_unit = 0;  // registers are granted per warp in multiples of this
+  int max_registers_per_thread = 0;
+  int max_threads = 0;  // resident threads per SM
+  int max_ctas = 0;     // resident CTAs per SM
+  int max_threads_per_cta = 0;
+  double l2_port_bytes_per_s = 0;  // most one SM can pull from L2
+};
+
+struct L2Spec {
+  double capacity_bytes = 0;
+  double bandwidth_bytes_per_s = 0;  // aggregate, all SMs together
+  double latency_s = 0;              // load-to-use latency of a hit
+};
+
+struct HbmSpec {
+  double capacity_bytes = 0;
+  double bandwidth_bytes_per_s = 0;  // peak (datasheet)
+  double efficiency = 0;             // sustained / peak, in (0, 1]
+  double latency_s = 0;              // load-to-use latency of an L2 miss
+  double sustained_bytes_per_s() const { return bandwidth_bytes_per_s * efficiency; }
+};
+
+struct LaunchSpec {
+  double host_issue_s = 0;    // host time to issue one eager kernel launch
+  double latency_s = 0;       // launch call to first CTA running
+  double graph_node_s = 0;    // per-node cost of a CUDA graph launch
+  double cta_dispatch_s = 0;  // block scheduler: CTA assigned to its first instruction
+};
+
+enum class MmaInstruction { mma_sync, wgmma, simt };
+
+struct ClusterShape {
+  int m = 1;  // CTAs along M that share (multicast) the B tile
+  int n = 1;  // CTAs along N that share (multicast) the A tile
+  int size() const { return m * n; }
+};
+
+// A GEMM kernel family on this GPU: the tile it uses and how close its main loop
+// gets to the tensor-core peak. `library` models a vendor-class kernel,
+// `tilesim_ref` the reference kernels in kernels/.
+struct KernelProfile {
+  std::string name;
+  MmaInstruction instruction = MmaInstruction::mma_sync;
+  int tile_m = 0;
+  int tile_n = 0;
+  int tile_k = 0;
+  int stages = 0;  // k-blocks in flight in the shared-memory pipeline
+  int warps = 0;   // per CTA
+  int registers_per_thread = 0;
+  int swizzle = 1;  // tile-rows per rasterization band (1 = row-major)
+  ClusterShape cluster;
+  double tensor_efficiency = 0;  // main-loop fraction of tensor-core peak, in (0, 1]
+};
+
+struct HardwareSpec {
+  std::string name;
+  std::string description;
+  std::string source_path;  // the YAML file it came from
+  SmSpec sm;
+  L2Spec l2;
+  HbmSpec hbm;
+  LaunchSpec launch;
+  std::map<std::string, KernelProfile> kernel_profiles;  // by name
+
+  // Tensor-core rate of one SM for `type`; fp32 inputs run on CUDA cores.
+  double sm_mma_flops_per_s(DataType type) const;
+};
+
+}  // namespace tilesim::hw

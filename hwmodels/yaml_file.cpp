@@ -1,0 +1,34 @@
+#include "hwmodels/yaml_file.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace tilesim::config {
+
+std::optional<YAML::Node> load_yaml_file(const std::filesystem::path& path,
+                                         Diagnostics& diagnostics) {
+  const std::string file = path.string();
+  std::error_code error;
+  std::ifstream stream(path);
+  if (!stream || std::filesystem::is_directory(path, error)) {
+    diagnostics.add({file, 0, 0}, "", "cannot open file");
+    return std::nullopt;
+  }
+  std::ostringstream text;
+  text << stream.rdbuf();
+  try {
+    YAML::Node document = YAML::Load(text.str());
+    if (document.IsNull()) {
+      diagnostics.add({file, 0, 0}, "", "file is empty; expected a YAML map");
+      return std::nullopt;
+    }
+    return document;
+  } catch (const YAML::ParserException& e) {
+    diagnostics.add({file, e.mark.line + 1, e.mark.column + 1}, "", "YAML syntax error: " + e.msg);
+  } catch (const YAML::Exception& e) {
+    diagnostics.add({file, 0, 0}, "", "cannot read YAML: " + e.msg);
+  }
+  return std::nullopt;
+}
+
+}  // namespace tilesim::config

@@ -1,0 +1,19 @@
+#pragma once
+// Reading a YAML file for the config loaders: an unreadable file or a syntax
+// error becomes a Diagnostic instead of an exception.
+
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <optional>
+
+#include "hwmodels/diagnostics.hpp"
+
+namespace tilesim::config {
+
+// The document in `path`, or nullopt after adding the problem to `diagnostics`.
+// An empty file is reported too: every config file must hold a map.
+std::optional<YAML::Node> load_yaml_file(const std::filesystem::path& path,
+                                         Diagnostics& diagnostics);
+
+}  // namespace tilesim::config

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package tilesim needs to build, test and benchmark.
+# Run as root; safe to run again (apt-get skips what is already installed).
+set -euo pipefail
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps.sh: must run as root (apt-get installs system packages)" >&2
+  exit 1
+fi
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libyaml-cpp-dev   # hardware and study YAML, with line/column marks for errors
+  libfmt-dev        # formatting (g++ 12 has no <format>)
+  libcli11-dev      # command-line parsing
+  nlohmann-json3-dev  # JSON results and Chrome traces
+  libeigen3-dev libboost-dev  # numerics base (fits, statistics) for later studies
+  libgtest-dev libgmock-dev   # unit tests
+  libbenchmark-dev            # bench/
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -eq 0 ]; then
+  echo "install-deps.sh: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,44 @@
+#pragma once
+// What the commands share: where configs live and how problems reach the user.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hwmodels/diagnostics.hpp"
+#include "hwmodels/hardware_loader.hpp"
+#include "workloads/gemm/gemm_schedule.hpp"
+#include "workloads/study.hpp"
+
+namespace tilesim::cli {
+
+// Exit statuses of every command.
+constexpr int kExitOk = 0;
+constexpr int kExitInputError = 1;  // a config, study or output problem (also CLI usage)
+
+// configs/ of the source tree, or $TILESIM_CONFIG_DIR when set.
+std::filesystem::path config_dir();
+
+void print_diagnostics(const config::Diagnostics& diagnostics);
+
+// Parses `key=value` strings from --set.
+config::Loaded<std::vector<hw::FieldOverride>> parse_overrides(
+    const std::vector<std::string>& assignments);
+
+// A study with the hardware it names (or `hw_override`), ready to simulate.
+struct LoadedStudy {
+  workloads::Study study;
+  std::string hardware_reference;
+  hw::HardwareSpec hardware;
+};
+
+config::Loaded<LoadedStudy> load_study_and_hardware(
+    const std::filesystem::path& study_path, const std::optional<std::string>& hw_override,
+    const std::vector<hw::FieldOverride>& overrides,
+    const workloads::GemmScheduleRegistry& schedules);
+
+// Writes `text` to `path`, or to stdout when path is "-"; false with a message on failure.
+bool write_output(const std::string& path, const std::string& text);
+
+}  // namespace tilesim::cli

@@ -1,0 +1,44 @@
+#pragma once
+// Simulated time: an integer count of picoseconds, so event order and results
+// are exact and reproducible. Rates are converted to and from it at the edges.
+
+#include <cmath>
+#include <compare>
+#include <cstdint>
+#include <limits>
+
+namespace tilesim::sim {
+
+class SimTime {
+ public:
+  constexpr SimTime() = default;
+  static constexpr SimTime from_ps(std::int64_t ps) { return SimTime(ps); }
+  // Rounds up so that a non-zero duration never becomes zero; a value within
+  // floating-point noise of a whole picosecond (1e-9 s -> 1000.0000000000001 ps)
+  // stays that picosecond.
+  static SimTime from_seconds(double seconds) { return from_ps_rounded_up(seconds * 1e12); }
+  static SimTime from_ps_rounded_up(double ps) {
+    constexpr double kNoise = 1e-6;
+    return SimTime(static_cast<std::int64_t>(std::ceil(ps - kNoise)));
+  }
+  static constexpr SimTime infinite() { return SimTime(std::numeric_limits<std::int64_t>::max()); }
+
+  constexpr std::int64_t ps() const { return ps_; }
+  constexpr double us() const { return static_cast<double>(ps_) * 1e-6; }
+  constexpr double seconds() const { return static_cast<double>(ps_) * 1e-12; }
+
+  constexpr auto operator<=>(const SimTime&) const = default;
+  constexpr SimTime operator+(SimTime other) const { return SimTime(ps_ + other.ps_); }
+  constexpr SimTime operator-(SimTime other) const { return SimTime(ps_ - other.ps_); }
+  constexpr SimTime operator*(std::int64_t times) const { return SimTime(ps_ * times); }
+  constexpr SimTime& operator+=(SimTime other) {
+    ps_ += other.ps_;
+    return *this;
+  }
+
+ private:
+  constexpr explicit SimTime(std::int64_t ps) : ps_(ps) {}
+  std::int64_t ps_ = 0;
+};
+
+}  // namespace tilesim::sim

@@ -1,0 +1,72 @@
+#include "sim/gpu/block_scheduler.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tilesim::gpu {
+namespace {
+constexpr int kWarpSize = 32;
+
+std::int64_t round_up(std::int64_t value, std::int64_t unit) {
+  return unit > 0 ? (value + unit - 1) / unit * unit : value;
+}
+}  // namespace
+
+BlockScheduler::BlockScheduler(const hw::SmSpec& sm) : spec_(sm) {
+  const CtaDemand capacity = {sm.max_threads, sm.registers,
+                              static_cast<std::int64_t>(sm.shared_memory.capacity_bytes),
+                              sm.max_ctas};
+  sms_.assign(sm.count, sim::CapacityPool(capacity));
+  slot_taken_.assign(sm.count, std::vector<bool>(sm.max_ctas, false));
+}
+
+CtaDemand BlockScheduler::demand_of(const CtaFootprint& footprint) const {
+  const std::int64_t warps = (footprint.threads + kWarpSize - 1) / kWarpSize;
+  const std::int64_t registers =
+      warps * round_up(std::int64_t{footprint.registers_per_thread} * kWarpSize,
+                       spec_.register_allocation_unit);
+  const auto shared_bytes = static_cast<std::int64_t>(
+      std::ceil(footprint.shared_memory_bytes + spec_.shared_memory.reserved_per_cta_bytes));
+  return {warps * kWarpSize, registers, shared_bytes, 1};
+}
+
+int BlockScheduler::ctas_per_sm(const CtaFootprint& footprint) const {
+  const CtaDemand demand = demand_of(footprint);
+  const CtaDemand capacity = {spec_.max_threads, spec_.registers,
+                              static_cast<std::int64_t>(spec_.shared_memory.capacity_bytes),
+                              spec_.max_ctas};
+  return static_cast<int>(sim::CapacityPool(capacity).headroom(demand));
+}
+
+std::int64_t BlockScheduler::free_places(const CtaDemand& demand) const {
+  std::int64_t places = 0;
+  for (const sim::CapacityPool& pool : sms_)
+    places += pool.headroom(demand);
+  return places;
+}
+
+std::optional<CtaPlacement> BlockScheduler::place(const CtaDemand& demand) {
+  int best_sm = -1;
+  std::int64_t best_room = 0;
+  for (int sm = 0; sm < static_cast<int>(sms_.size()); ++sm) {
+    const std::int64_t room = sms_[sm].headroom(demand);
+    if (room > best_room) {
+      best_room = room;
+      best_sm = sm;
+    }
+  }
+  if (best_sm < 0)
+    return std::nullopt;
+  sms_[best_sm].acquire(demand);
+  std::vector<bool>& slots = slot_taken_[best_sm];
+  const auto slot = static_cast<int>(std::find(slots.begin(), slots.end(), false) - slots.begin());
+  slots[slot] = true;
+  return CtaPlacement{best_sm, slot};
+}
+
+void BlockScheduler::release(const CtaPlacement& placement, const CtaDemand& demand) {
+  sms_[placement.sm].release(demand);
+  slot_taken_[placement.sm][placement.slot] = false;
+}
+
+}  // namespace tilesim::gpu

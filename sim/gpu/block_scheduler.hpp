@@ -1,0 +1,43 @@
+#pragma once
+// The hardware block scheduler's bookkeeping: which SM has room for another
+// CTA (threads, registers, shared memory, CTA slots) and which of its slots a
+// CTA holds. Placement spreads CTAs breadth-first: the SM with the most room
+// wins, the lowest index breaks ties, so runs are deterministic.
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "hwmodels/hardware_spec.hpp"
+#include "sim/engine/capacity_pool.hpp"
+#include "sim/gpu/kernel_plan.hpp"
+
+namespace tilesim::gpu {
+
+// A CTA's claim on one SM, per dimension of SmOccupancy.
+using CtaDemand = std::vector<std::int64_t>;
+
+struct CtaPlacement {
+  int sm = 0;
+  int slot = 0;
+};
+
+class BlockScheduler {
+ public:
+  explicit BlockScheduler(const hw::SmSpec& sm);
+
+  CtaDemand demand_of(const CtaFootprint& footprint) const;
+  // Resident CTAs of this footprint an empty SM holds (0: it never fits).
+  int ctas_per_sm(const CtaFootprint& footprint) const;
+  // How many CTAs of `demand` could be placed right now, over all SMs.
+  std::int64_t free_places(const CtaDemand& demand) const;
+  std::optional<CtaPlacement> place(const CtaDemand& demand);
+  void release(const CtaPlacement& placement, const CtaDemand& demand);
+
+ private:
+  hw::SmSpec spec_;
+  std::vector<sim::CapacityPool> sms_;
+  std::vector<std::vector<bool>> slot_taken_;  // per SM, per CTA slot
+};
+
+}  // namespace tilesim::gpu

@@ -1,0 +1,34 @@
+#include "sim/gpu/gpu_resources.hpp"
+
+namespace tilesim::gpu {
+namespace {
+constexpr double kPerSecondToPerPs = 1e-12;
+constexpr double kFullyBusy = 1.0;  // an execution unit does one busy-ps per ps
+}  // namespace
+
+GpuResources::GpuResources(sim::Simulator& simulator, const hw::HardwareSpec& spec)
+    : network_(simulator),
+      hbm_(network_.add_resource(spec.hbm.sustained_bytes_per_s() * kPerSecondToPerPs)),
+      l2_(network_.add_resource(spec.l2.bandwidth_bytes_per_s * kPerSecondToPerPs)) {
+  per_sm_.reserve(spec.sm.count);
+  for (int sm = 0; sm < spec.sm.count; ++sm) {
+    per_sm_.push_back(
+        SmResources{network_.add_resource(spec.sm.l2_port_bytes_per_s * kPerSecondToPerPs),
+                    network_.add_resource(kFullyBusy), network_.add_resource(kFullyBusy),
+                    network_.add_resource(kFullyBusy)});
+  }
+}
+
+sim::ResourceId GpuResources::unit(int sm, ExecutionUnit unit) const {
+  switch (unit) {
+    case ExecutionUnit::tensor:
+      return per_sm_[sm].tensor;
+    case ExecutionUnit::fp32:
+      return per_sm_[sm].fp32;
+    case ExecutionUnit::sfu:
+      return per_sm_[sm].sfu;
+  }
+  return per_sm_[sm].tensor;
+}
+
+}  // namespace tilesim::gpu

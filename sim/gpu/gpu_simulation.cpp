@@ -1,0 +1,205 @@
+#include "sim/gpu/gpu_simulation.hpp"
+
+#include <stdexcept>
+
+#include "sim/engine/simulator.hpp"
+#include "sim/gpu/block_scheduler.hpp"
+#include "sim/gpu/cta_executor.hpp"
+#include "sim/gpu/gpu_resources.hpp"
+#include "sim/gpu/launch_timing.hpp"
+
+namespace tilesim::gpu {
+namespace {
+
+struct KernelState {
+  const KernelLaunch* launch = nullptr;
+  CtaDemand demand;
+  std::int64_t next_cta = 0;
+  std::int64_t finished_ctas = 0;
+  bool started = false;
+  bool finished = false;
+};
+
+// One simulation: owns the engine and the GPU's state for the plan's lifetime.
+class GpuRun {
+ public:
+  GpuRun(const KernelPlan& plan, const hw::HardwareSpec& spec, const SimulationOptions& options)
+      : plan_(plan),
+        spec_(spec),
+        resources_(simulator_, spec),
+        scheduler_(spec.sm),
+        executor_(simulator_, resources_, spec) {
+    if (options.record_bandwidth) {
+      resources_.network().set_reallocation_observer([this] { sample_bandwidth(); });
+    }
+  }
+
+  SimulationResult run() {
+    result_.sm_count = spec_.sm.count;
+    result_.max_ctas_per_sm = spec_.sm.max_ctas;
+    const std::vector<LaunchTiming> timings = launch_timings(plan_, spec_.launch);
+    kernels_.resize(plan_.kernels.size());
+    result_.kernels.resize(plan_.kernels.size());
+    for (std::size_t i = 0; i < plan_.kernels.size(); ++i) {
+      init_kernel(i, timings[i]);
+      simulator_.schedule_at(timings[i].ready, sim::EventPriority::normal,
+                             [this, i] { kernel_ready(i); });
+    }
+    simulator_.run();
+    for (std::size_t i = 0; i < kernels_.size(); ++i) {
+      if (!kernels_[i].finished) {
+        throw std::logic_error("simulation ended with unfinished CTAs in " + plan_.kernels[i].name);
+      }
+    }
+    result_.events = simulator_.events_processed();
+    return std::move(result_);
+  }
+
+ private:
+  void init_kernel(std::size_t index, const LaunchTiming& timing) {
+    const KernelLaunch& launch = plan_.kernels[index];
+    KernelState& state = kernels_[index];
+    state.launch = &launch;
+    state.demand = scheduler_.demand_of(launch.footprint);
+    KernelRecord& record = result_.kernels[index];
+    record.name = launch.name;
+    record.stream = launch.stream;
+    record.host_issue_begin = timing.host_issue_begin;
+    record.host_issue_end = timing.host_issue_end;
+    record.cta_count = launch.cta_count;
+    record.ctas_per_sm = scheduler_.ctas_per_sm(launch.footprint);
+    if (record.ctas_per_sm == 0) {
+      throw std::invalid_argument("kernel " + launch.name + ": one CTA does not fit on an SM");
+    }
+    record.waves = static_cast<double>(launch.cta_count) /
+                   (static_cast<double>(spec_.sm.count) * record.ctas_per_sm);
+  }
+
+  // A kernel may start once it has arrived and the previous kernel of its
+  // stream has finished.
+  void kernel_ready(std::size_t index) {
+    arrived_.push_back(index);
+    activate_startable_kernels();
+  }
+
+  void activate_startable_kernels() {
+    for (std::size_t index : arrived_) {
+      KernelState& state = kernels_[index];
+      if (state.started || !previous_in_stream_finished(index))
+        continue;
+      state.started = true;
+      active_.push_back(index);
+      if (state.launch->cta_count == 0) {
+        result_.kernels[index].start = simulator_.now();
+        finish_kernel(index);
+      }
+    }
+    dispatch();
+  }
+
+  bool previous_in_stream_finished(std::size_t index) const {
+    for (std::size_t earlier = 0; earlier < index; ++earlier) {
+      if (plan_.kernels[earlier].stream == plan_.kernels[index].stream &&
+          !kernels_[earlier].finished) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Hands out CTAs in launch order; a cluster goes out whole or not at all.
+  void dispatch() {
+    for (std::size_t index : active_) {
+      KernelState& state = kernels_[index];
+      const KernelLaunch& launch = *state.launch;
+      while (state.next_cta < launch.cta_count) {
+        const std::int64_t group =
+            std::min<std::int64_t>(launch.cluster_size, launch.cta_count - state.next_cta);
+        if (scheduler_.free_places(state.demand) < group)
+          break;
+        for (std::int64_t i = 0; i < group; ++i)
+          start_cta(index, state.next_cta++);
+      }
+    }
+  }
+
+  void start_cta(std::size_t kernel_index, std::int64_t cta_index) {
+    KernelState& state = kernels_[kernel_index];
+    if (cta_index == 0)
+      result_.kernels[kernel_index].start = simulator_.now();
+    const CtaPlacement placement = *scheduler_.place(state.demand);
+    CtaProgram program = state.launch->programs->program(cta_index);
+    CtaRecord record;
+    record.kernel = static_cast<std::int32_t>(kernel_index);
+    record.cta = cta_index;
+    record.sm = placement.sm;
+    record.slot = placement.slot;
+    record.dispatched = simulator_.now();
+    record.label = program.label;
+    const double efficiency = state.launch->tensor_efficiency;
+    simulator_.schedule_after(
+        sim::SimTime::from_seconds(spec_.launch.cta_dispatch_s), sim::EventPriority::normal,
+        [this, kernel_index, placement, record, efficiency,
+         program = std::move(program)]() mutable {
+          executor_.run(
+              placement.sm, efficiency, std::move(program),
+              [this, kernel_index, placement, record](const MemoryTraffic& traffic, double flops) {
+                finish_cta(kernel_index, placement, record, traffic, flops);
+              });
+        });
+  }
+
+  void finish_cta(std::size_t kernel_index, const CtaPlacement& placement, CtaRecord record,
+                  const MemoryTraffic& traffic, double flops) {
+    KernelState& state = kernels_[kernel_index];
+    scheduler_.release(placement, state.demand);
+    record.finished = simulator_.now();
+    record.traffic = traffic;
+    record.flops = flops;
+    KernelRecord& kernel = result_.kernels[kernel_index];
+    kernel.traffic += traffic;
+    kernel.flops += flops;
+    result_.ctas.push_back(record);
+    if (++state.finished_ctas == state.launch->cta_count)
+      finish_kernel(kernel_index);
+    dispatch();
+  }
+
+  void finish_kernel(std::size_t index) {
+    kernels_[index].finished = true;
+    result_.kernels[index].end = simulator_.now();
+    std::erase(active_, index);
+    activate_startable_kernels();
+  }
+
+  void sample_bandwidth() {
+    const sim::FluidNetwork& network = resources_.network();
+    BandwidthSample sample{simulator_.now(), network.usage_per_ps(resources_.hbm()) * 1e12,
+                           network.usage_per_ps(resources_.l2()) * 1e12};
+    if (!result_.bandwidth.empty() && result_.bandwidth.back().time == sample.time) {
+      result_.bandwidth.back() = sample;
+    } else {
+      result_.bandwidth.push_back(sample);
+    }
+  }
+
+  const KernelPlan& plan_;
+  const hw::HardwareSpec& spec_;
+  sim::Simulator simulator_;
+  GpuResources resources_;
+  BlockScheduler scheduler_;
+  CtaExecutor executor_;
+  std::vector<KernelState> kernels_;
+  std::vector<std::size_t> arrived_;  // kernels whose launch reached the GPU, in order
+  std::vector<std::size_t> active_;   // started and still dispatching or running
+  SimulationResult result_;
+};
+
+}  // namespace
+
+SimulationResult simulate(const KernelPlan& plan, const hw::HardwareSpec& spec,
+                          const SimulationOptions& options) {
+  return GpuRun(plan, spec, options).run();
+}
+
+}  // namespace tilesim::gpu

@@ -1,0 +1,93 @@
+#pragma once
+// What workloads lower to and the GPU model runs: kernel launches on streams,
+// each a grid of CTAs with a resource footprint and a per-CTA program of steps.
+// Schedules (data-parallel, Split-K, ...) differ only in the programs they emit.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hwmodels/data_type.hpp"
+
+namespace tilesim::gpu {
+
+// A block of global memory that the L2 model tracks as one unit, e.g. the
+// k-chunk `chunk` of row-panel `panel` of operand tensor `tensor`.
+struct BlockKey {
+  std::uint32_t tensor = 0;
+  std::uint32_t panel = 0;
+  std::uint32_t chunk = 0;
+  bool operator==(const BlockKey&) const = default;
+};
+
+struct BlockRead {
+  BlockKey key;
+  double bytes = 0;
+  // CTAs of a cluster that receive this block from one L2 read (TMA multicast).
+  int multicast = 1;
+};
+
+enum class ExecutionUnit : std::uint8_t { tensor, fp32, sfu };
+
+// One step of a CTA: reads streamed through the memory hierarchy while the
+// execution unit works, overlapped (a software pipeline), so the step lasts as
+// long as its slowest part. A step with only compute or only a store is the
+// degenerate case.
+struct CtaStep {
+  std::vector<BlockRead> reads;
+  double write_bytes = 0;  // stored through L2 and written back to HBM
+  ExecutionUnit unit = ExecutionUnit::tensor;
+  hw::DataType mma_type = hw::DataType::bf16;  // which tensor-core rate applies
+  double flops = 0;                            // as issued (padded tiles count in full)
+  // Little's law: reads go no faster than bytes_in_flight / memory latency.
+  double bytes_in_flight = 0;
+  // The step waits one memory latency before data arrives (pipeline fill).
+  bool waits_for_first_data = false;
+};
+
+// What a CTA works on, for traces and reports.
+struct CtaWorkLabel {
+  std::int64_t tile_row = 0;
+  std::int64_t tile_col = 0;
+  std::int64_t k_begin = 0;
+  std::int64_t k_end = 0;
+};
+
+struct CtaProgram {
+  CtaWorkLabel label;
+  std::vector<CtaStep> steps;
+};
+
+// Produces CTA programs on demand, so a grid of thousands of CTAs is never
+// materialized at once.
+class CtaProgramSource {
+ public:
+  virtual ~CtaProgramSource() = default;
+  virtual CtaProgram program(std::int64_t cta_index) const = 0;
+};
+
+struct CtaFootprint {
+  int threads = 0;
+  int registers_per_thread = 0;
+  double shared_memory_bytes = 0;
+};
+
+struct KernelLaunch {
+  std::string name;
+  int stream = 0;
+  std::int64_t cta_count = 0;
+  int cluster_size = 1;  // CTAs dispatched together (consecutive indices)
+  CtaFootprint footprint;
+  double tensor_efficiency = 1.0;  // fraction of tensor-core peak the main loop reaches
+  std::shared_ptr<const CtaProgramSource> programs;
+};
+
+enum class LaunchMode { eager, cuda_graph };
+
+struct KernelPlan {
+  LaunchMode mode = LaunchMode::eager;
+  std::vector<KernelLaunch> kernels;  // in host issue order
+};
+
+}  // namespace tilesim::gpu

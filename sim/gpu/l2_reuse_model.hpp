@@ -1,0 +1,40 @@
+#pragma once
+// Which bytes hit in L2. Blocks (BlockKey) are tracked with the fill count of
+// L2 at their last use: a block is still resident if fewer than `capacity`
+// bytes have been filled into L2 since then (an LRU stack-distance estimate
+// that counts fills, not hits). CTAs that run together and read the same
+// A row-panel or B column-panel chunk therefore share one HBM read, and reuse
+// across waves depends on how much was streamed in between.
+
+#include <cstdint>
+#include <unordered_map>
+
+#include "sim/gpu/kernel_plan.hpp"
+
+namespace tilesim::gpu {
+
+struct BlockKeyHash {
+  std::size_t operator()(const BlockKey& key) const {
+    std::uint64_t h = (std::uint64_t{key.tensor} << 48) ^ (std::uint64_t{key.panel} << 24) ^
+                      std::uint64_t{key.chunk};
+    return std::hash<std::uint64_t>{}(h * 0x9E3779B97F4A7C15ULL);
+  }
+};
+
+class L2ReuseModel {
+ public:
+  explicit L2ReuseModel(double capacity_bytes) : capacity_bytes_(capacity_bytes) {}
+
+  // Records a read of `bytes` of block `key`; returns the bytes that miss.
+  double read(const BlockKey& key, double bytes);
+  // Written data is allocated in L2 and displaces other blocks.
+  void write(double bytes) { filled_bytes_ += bytes; }
+  double filled_bytes() const { return filled_bytes_; }
+
+ private:
+  double capacity_bytes_;
+  double filled_bytes_ = 0;
+  std::unordered_map<BlockKey, double, BlockKeyHash> last_use_;  // fill count at last use
+};
+
+}  // namespace tilesim::gpu

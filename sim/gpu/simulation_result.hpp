@@ -1,0 +1,73 @@
+#pragma once
+// Everything one run of a KernelPlan produced: per kernel, per CTA and per
+// memory level. Reports (sim/report) format it; nothing here formats.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/engine/sim_time.hpp"
+#include "sim/gpu/kernel_plan.hpp"
+
+namespace tilesim::gpu {
+
+struct MemoryTraffic {
+  double l2_read_bytes = 0;   // requested by SMs (a multicast read counts once)
+  double hbm_read_bytes = 0;  // L2 misses
+  double write_bytes = 0;     // stored by SMs, written back to HBM
+  MemoryTraffic& operator+=(const MemoryTraffic& other);
+  double hbm_bytes() const { return hbm_read_bytes + write_bytes; }
+};
+
+struct CtaRecord {
+  std::int32_t kernel = 0;
+  std::int64_t cta = 0;
+  std::int32_t sm = 0;
+  std::int32_t slot = 0;    // which of the SM's CTA slots it held (a trace track)
+  sim::SimTime dispatched;  // slot taken
+  sim::SimTime finished;    // slot given back
+  CtaWorkLabel label;
+  MemoryTraffic traffic;
+  double flops = 0;  // as issued, padding included
+};
+
+struct KernelRecord {
+  std::string name;
+  int stream = 0;
+  sim::SimTime host_issue_begin;  // launch call on the host
+  sim::SimTime host_issue_end;
+  sim::SimTime start;  // first CTA dispatched
+  sim::SimTime end;    // last CTA finished
+  std::int64_t cta_count = 0;
+  int ctas_per_sm = 0;  // occupancy: resident CTAs one SM can hold
+  double flops = 0;     // as issued by its CTAs, padding included
+  MemoryTraffic traffic;
+  // Full waves the grid needs: cta_count / (SMs x ctas_per_sm), for reading the
+  // result; the time itself comes from the simulation.
+  double waves = 0;
+};
+
+struct BandwidthSample {
+  sim::SimTime time;
+  double hbm_bytes_per_s = 0;
+  double l2_bytes_per_s = 0;
+};
+
+struct SimulationResult {
+  int sm_count = 0;
+  int max_ctas_per_sm = 0;
+  std::vector<KernelRecord> kernels;
+  std::vector<CtaRecord> ctas;
+  std::vector<BandwidthSample> bandwidth;  // only when asked for (traces)
+  std::uint64_t events = 0;
+
+  sim::SimTime start() const;  // first kernel start
+  sim::SimTime end() const;    // last kernel end
+  double time_us() const { return (end() - start()).us(); }
+  MemoryTraffic traffic() const;
+  double flops() const;
+  // Share of SM-time between start() and end() with at least one CTA resident.
+  double sm_utilization() const;
+};
+
+}  // namespace tilesim::gpu

@@ -1,0 +1,114 @@
+#include "sim/report/chrome_trace.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+
+namespace tilesim::report {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Each workload gets three processes: host, SMs, memory counters.
+constexpr int kProcessesPerWorkload = 3;
+constexpr int kHostTrack = 0;  // launch calls; streams follow from tid 1
+constexpr int kStreamTrackBase = 1;
+
+struct Pids {
+  int host;
+  int sms;
+  int memory;
+};
+
+Json metadata(const char* what, int pid, int tid, const std::string& value, bool sort_index) {
+  Json args = sort_index ? Json{{"sort_index", tid}} : Json{{"name", value}};
+  return Json{{"ph", "M"}, {"name", what}, {"pid", pid}, {"tid", tid}, {"args", args}};
+}
+
+Json slice(const std::string& name, int pid, int tid, sim::SimTime begin, sim::SimTime end,
+           Json args) {
+  return Json{{"ph", "X"},
+              {"name", name},
+              {"pid", pid},
+              {"tid", tid},
+              {"ts", begin.us()},
+              {"dur", (end - begin).us()},
+              {"args", std::move(args)}};
+}
+
+void add_host_and_streams(Json& events, const workloads::WorkloadRun& run, Pids pids) {
+  events.push_back(metadata("process_name", pids.host, 0, run.name + ": host and streams", false));
+  events.push_back(metadata("thread_name", pids.host, kHostTrack, "host launch calls", false));
+  std::set<int> streams;
+  for (const gpu::KernelRecord& kernel : run.result.kernels) {
+    events.push_back(slice("launch " + kernel.name, pids.host, kHostTrack, kernel.host_issue_begin,
+                           kernel.host_issue_end, Json::object()));
+    const int tid = kStreamTrackBase + kernel.stream;
+    if (streams.insert(kernel.stream).second) {
+      events.push_back(
+          metadata("thread_name", pids.host, tid, fmt::format("stream {}", kernel.stream), false));
+    }
+    events.push_back(slice(kernel.name, pids.host, tid, kernel.start, kernel.end,
+                           Json{{"ctas", kernel.cta_count},
+                                {"ctas_per_sm", kernel.ctas_per_sm},
+                                {"waves", kernel.waves}}));
+  }
+}
+
+void add_sm_slots(Json& events, const workloads::WorkloadRun& run, Pids pids) {
+  const gpu::SimulationResult& result = run.result;
+  events.push_back(metadata("process_name", pids.sms, 0, run.name + ": SMs", false));
+  std::set<int> named_tracks;
+  for (const gpu::CtaRecord& cta : result.ctas) {
+    const int tid = cta.sm * result.max_ctas_per_sm + cta.slot;
+    if (named_tracks.insert(tid).second) {
+      events.push_back(metadata("thread_name", pids.sms, tid,
+                                fmt::format("SM {:03} slot {}", cta.sm, cta.slot), false));
+      events.push_back(metadata("thread_sort_index", pids.sms, tid, "", true));
+    }
+    const gpu::CtaWorkLabel& label = cta.label;
+    Json args{{"kernel", result.kernels[cta.kernel].name},
+              {"cta", cta.cta},
+              {"tile", fmt::format("({}, {})", label.tile_row, label.tile_col)},
+              {"k_blocks", fmt::format("[{}, {})", label.k_begin, label.k_end)},
+              {"l2_read_bytes", cta.traffic.l2_read_bytes},
+              {"hbm_read_bytes", cta.traffic.hbm_read_bytes},
+              {"write_bytes", cta.traffic.write_bytes}};
+    events.push_back(slice(fmt::format("tile ({}, {})", label.tile_row, label.tile_col), pids.sms,
+                           tid, cta.dispatched, cta.finished, std::move(args)));
+  }
+}
+
+void add_bandwidth_counters(Json& events, const workloads::WorkloadRun& run, Pids pids) {
+  events.push_back(metadata("process_name", pids.memory, 0, run.name + ": memory", false));
+  for (const gpu::BandwidthSample& sample : run.result.bandwidth) {
+    events.push_back(Json{{"ph", "C"},
+                          {"name", "HBM bandwidth in use"},
+                          {"pid", pids.memory},
+                          {"ts", sample.time.us()},
+                          {"args", {{"GB/s", sample.hbm_bytes_per_s / 1e9}}}});
+    events.push_back(Json{{"ph", "C"},
+                          {"name", "L2 bandwidth in use"},
+                          {"pid", pids.memory},
+                          {"ts", sample.time.us()},
+                          {"args", {{"GB/s", sample.l2_bytes_per_s / 1e9}}}});
+  }
+}
+
+}  // namespace
+
+nlohmann::ordered_json chrome_trace(const StudyReport& report) {
+  Json events = Json::array();
+  for (std::size_t i = 0; i < report.runs.size(); ++i) {
+    const int base = static_cast<int>(i) * kProcessesPerWorkload;
+    const Pids pids{base, base + 1, base + 2};
+    add_host_and_streams(events, report.runs[i], pids);
+    add_sm_slots(events, report.runs[i], pids);
+    add_bandwidth_counters(events, report.runs[i], pids);
+  }
+  return Json{{"traceEvents", events},
+              {"displayTimeUnit", "ns"},
+              {"otherData", {{"study", report.study_path}, {"hardware", report.hardware->name}}}};
+}
+
+}  // namespace tilesim::report

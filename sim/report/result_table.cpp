@@ -1,0 +1,68 @@
+#include "sim/report/result_table.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace tilesim::report {
+namespace {
+
+std::string parameter(const workloads::WorkloadRun& run, const std::string& key) {
+  for (const workloads::WorkloadParameter& p : run.parameters) {
+    if (p.key != key)
+      continue;
+    if (const auto* text = std::get_if<std::string>(&p.value))
+      return *text;
+    if (const auto* number = std::get_if<std::int64_t>(&p.value))
+      return std::to_string(*number);
+  }
+  return "?";
+}
+
+std::string shape(const workloads::WorkloadRun& run) {
+  if (run.kind == "gemm") {
+    return fmt::format("{}x{}x{} {}", parameter(run, "m"), parameter(run, "n"), parameter(run, "k"),
+                       parameter(run, "dtype"));
+  }
+  return run.kind;
+}
+
+std::string tile(const workloads::WorkloadRun& run) {
+  return fmt::format("{}x{}x{}", parameter(run, "tile_m"), parameter(run, "tile_n"),
+                     parameter(run, "tile_k"));
+}
+
+double waves(const workloads::WorkloadRun& run) {
+  double most = 0;
+  for (const gpu::KernelRecord& kernel : run.result.kernels)
+    most = std::max(most, kernel.waves);
+  return most;
+}
+
+}  // namespace
+
+std::string result_table(const StudyReport& report) {
+  std::size_t name_width = 8;
+  for (const workloads::WorkloadRun& run : report.runs) {
+    name_width = std::max(name_width, run.name.size());
+  }
+  std::string out = fmt::format("hardware: {} ({})   study: {}\n\n", report.hardware->name,
+                                report.hardware->description, report.study_path);
+  out += fmt::format("{:<{}}  {:<14} {:<22} {:<11} {:>11} {:>8} {:>10} {:>10} {:>6} {:>6}\n",
+                     "workload", name_width, "schedule", "shape", "tile", "time_us", "TFLOP/s",
+                     "HBM_MB", "L2_MB", "SM%", "waves");
+  for (const workloads::WorkloadRun& run : report.runs) {
+    const gpu::MemoryTraffic traffic = run.result.traffic();
+    out += fmt::format(
+        "{:<{}}  {:<14} {:<22} {:<11} {:>11.2f} {:>8.1f} {:>10.1f} {:>10.1f} {:>6.1f} {:>6.2f}\n",
+        run.name, name_width, run.schedule, shape(run), tile(run), run.result.time_us(),
+        run.tflops_per_s(), traffic.hbm_bytes() / 1e6, traffic.l2_read_bytes / 1e6,
+        100 * run.result.sm_utilization(), waves(run));
+  }
+  out +=
+      "\nHBM_MB: HBM reads (L2 misses) + writes; L2_MB: bytes SMs read from L2; "
+      "SM%: SM-time with a resident CTA; waves: CTAs / (SMs x CTAs per SM).\n";
+  return out;
+}
+
+}  // namespace tilesim::report

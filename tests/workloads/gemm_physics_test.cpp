@@ -1,0 +1,103 @@
+// GEMM cases whose answer is known in closed form, on the shipped H100 config.
+// Memory is made effectively free (overrides) where a test wants pure compute,
+// so the expected time follows from the tensor-core rate alone.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "hwmodels/hardware_loader.hpp"
+#include "workloads/study_runner.hpp"
+
+namespace tilesim::workloads {
+namespace {
+
+const std::filesystem::path kH100 = std::filesystem::path(TILESIM_CONFIG_DIR) / "hw/h100_sxm.yaml";
+
+hw::HardwareSpec load_h100(const std::vector<hw::FieldOverride>& overrides = {}) {
+  config::Loaded<hw::HardwareSpec> spec = hw::load_hardware_spec(kH100, overrides);
+  EXPECT_TRUE(spec.ok()) << spec.diagnostics.format();
+  return *spec.value;
+}
+
+// Memory so fast that only the tensor cores limit a GEMM.
+hw::HardwareSpec compute_only_h100() {
+  return load_h100({{"l2.bandwidth", "400 TB/s"},
+                    {"hbm.bandwidth", "90 TB/s"},
+                    {"sm.l2_port_bandwidth", "10 TB/s"}});
+}
+
+GemmWorkload bf16_gemm(std::int64_t m, std::int64_t n, std::int64_t k) {
+  GemmWorkload workload;
+  workload.name = "gemm";
+  workload.problem = {m, n, k, hw::DataType::bf16, hw::DataType::bf16};
+  return workload;
+}
+
+WorkloadRun simulate(const GemmWorkload& workload, const hw::HardwareSpec& spec) {
+  config::Loaded<WorkloadRun> run = simulate_gemm(workload, spec, builtin_gemm_schedules());
+  EXPECT_TRUE(run.ok()) << run.diagnostics.format();
+  return *run.value;
+}
+
+// The time one library-profile CTA spends on the tensor cores for K = k.
+double tile_compute_us(const hw::HardwareSpec& spec, std::int64_t k) {
+  const hw::KernelProfile& profile = spec.kernel_profiles.at("library");
+  const double flops = 2.0 * profile.tile_m * profile.tile_n * static_cast<double>(k);
+  return flops / (spec.sm_mma_flops_per_s(hw::DataType::bf16) * profile.tensor_efficiency) * 1e6;
+}
+
+TEST(GemmPhysics, ExactlyOneWaveTakesOneTileTime) {
+  const hw::HardwareSpec spec = compute_only_h100();
+  const hw::KernelProfile& profile = spec.kernel_profiles.at("library");
+  ASSERT_EQ(spec.sm.count, 132);
+  // 12 x 11 = 132 tiles: one CTA per SM (the library tile allows one per SM).
+  const WorkloadRun run = simulate(bf16_gemm(12 * profile.tile_m, 11 * profile.tile_n, 8192), spec);
+  EXPECT_EQ(run.result.kernels.at(0).ctas_per_sm, 1);
+  EXPECT_DOUBLE_EQ(run.result.kernels.at(0).waves, 1.0);
+  EXPECT_NEAR(run.result.time_us(), tile_compute_us(spec, 8192),
+              0.03 * tile_compute_us(spec, 8192));
+}
+
+TEST(GemmPhysics, ThreeFullWavesTakeThreeTimesOneWave) {
+  const hw::HardwareSpec spec = compute_only_h100();
+  const hw::KernelProfile& profile = spec.kernel_profiles.at("library");
+  const double one_wave_us =
+      simulate(bf16_gemm(12 * profile.tile_m, 11 * profile.tile_n, 4096), spec).result.time_us();
+  const double three_waves_us =
+      simulate(bf16_gemm(36 * profile.tile_m, 11 * profile.tile_n, 4096), spec).result.time_us();
+  EXPECT_NEAR(three_waves_us / one_wave_us, 3.0, 0.05);
+}
+
+TEST(GemmPhysics, OneTileMoreThanAWaveCostsAnotherTileTime) {
+  const hw::HardwareSpec spec = compute_only_h100();
+  const hw::KernelProfile& profile = spec.kernel_profiles.at("library");
+  const WorkloadRun one_wave =
+      simulate(bf16_gemm(12 * profile.tile_m, 11 * profile.tile_n, 4096), spec);  // 132 tiles
+  const WorkloadRun one_more =
+      simulate(bf16_gemm(7 * profile.tile_m, 19 * profile.tile_n, 4096), spec);  // 133 tiles
+  ASSERT_EQ(one_more.result.kernels.at(0).ctas_per_sm, 1);
+  // The 133rd CTA waits for a free SM, then runs alone: a second tile time.
+  const double tile_us = tile_compute_us(spec, 4096);
+  EXPECT_NEAR(one_more.result.time_us() - one_wave.result.time_us(), tile_us, 0.05 * tile_us);
+  EXPECT_NEAR(one_more.result.time_us() / one_wave.result.time_us(), 2.0, 0.05);
+}
+
+TEST(GemmPhysics, SkinnyGemmIsHbmBound) {
+  const hw::HardwareSpec spec = load_h100();
+  GemmWorkload decode = bf16_gemm(64, 16384, 16384);
+  decode.tile.m = 64;
+  decode.tile.n = 128;
+  decode.tile.warps = 4;
+  decode.tile.stages = 6;
+  decode.tile.cluster = hw::ClusterShape{1, 1};
+  const WorkloadRun run = simulate(decode, spec);
+  const double bytes = 2.0 * (64.0 * 16384 + 16384.0 * 16384 + 64.0 * 16384);
+  const double expected_us = bytes / spec.hbm.sustained_bytes_per_s() * 1e6;
+  EXPECT_NEAR(run.result.time_us(), expected_us, 0.10 * expected_us);
+  // Every byte of B comes from HBM exactly once.
+  EXPECT_NEAR(run.result.traffic().hbm_read_bytes, 2.0 * 16384 * 16384, 0.02 * 2.0 * 16384 * 16384);
+}
+
+}  // namespace
+}  // namespace tilesim::workloads

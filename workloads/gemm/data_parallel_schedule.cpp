@@ -1,0 +1,46 @@
+#include "workloads/gemm/data_parallel_schedule.hpp"
+
+#include "workloads/gemm/gemm_cta_program.hpp"
+#include "workloads/gemm/gemm_kernel_launch.hpp"
+#include "workloads/gemm/tile_rasterizer.hpp"
+
+namespace tilesim::workloads {
+namespace {
+
+class DataParallelPrograms final : public gpu::CtaProgramSource {
+ public:
+  DataParallelPrograms(const GemmProblem& problem, const hw::KernelProfile& config)
+      : builder_(problem, config),
+        rasterizer_(builder_.tile_rows(), builder_.tile_cols(), config.swizzle, config.cluster) {}
+
+  std::int64_t cta_count() const { return rasterizer_.cta_count(); }
+
+  gpu::CtaProgram program(std::int64_t cta_index) const override {
+    gpu::CtaProgram program;
+    const std::optional<TileCoord> tile = rasterizer_.tile_of(cta_index);
+    if (!tile)
+      return program;  // padding CTA of an edge cluster: exits at once
+    program.label = {tile->row, tile->col, 0, builder_.k_blocks()};
+    builder_.add_main_loop(program, tile->row, tile->col, 0, builder_.k_blocks());
+    builder_.add_epilogue(program, tile->row, tile->col);
+    return program;
+  }
+
+ private:
+  GemmCtaProgramBuilder builder_;
+  TileRasterizer rasterizer_;
+};
+
+}  // namespace
+
+gpu::KernelPlan DataParallelSchedule::lower(const GemmWorkload& workload,
+                                            const hw::KernelProfile& config,
+                                            const hw::HardwareSpec& /*spec*/) const {
+  auto programs = std::make_shared<DataParallelPrograms>(workload.problem, config);
+  gpu::KernelPlan plan;
+  plan.kernels.push_back(gemm_kernel_launch(workload.name + ".gemm_dp", workload.problem, config,
+                                            programs->cta_count(), programs));
+  return plan;
+}
+
+}  // namespace tilesim::workloads

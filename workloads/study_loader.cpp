@@ -1,0 +1,202 @@
+#include "workloads/study_loader.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "hwmodels/hardware_schema.hpp"
+#include "hwmodels/schema_markdown.hpp"
+#include "hwmodels/yaml_file.hpp"
+#include "hwmodels/yaml_schema.hpp"
+
+namespace tilesim::workloads {
+
+using config::into;
+using config::Param;
+using config::Value;
+
+namespace {
+
+constexpr std::int64_t kMaxGemmExtent = std::int64_t{1} << 31;
+
+std::vector<std::string> data_type_names() {
+  std::vector<std::string> names;
+  for (const hw::DataType type : {hw::DataType::fp16, hw::DataType::bf16, hw::DataType::fp32,
+                                  hw::DataType::tf32, hw::DataType::fp8}) {
+    names.emplace_back(hw::to_string(type));
+  }
+  return names;
+}
+
+// Accumulation is fp32; an fp8 GEMM usually writes bf16, any other its input type.
+hw::DataType default_output_type(hw::DataType input) {
+  return input == hw::DataType::fp8 ? hw::DataType::bf16 : input;
+}
+
+config::Schema<Study> study_schema() {
+  config::Schema<Study> s;
+  s.add(Param::text("hardware")
+            .describe("A name under configs/hw/ (`h100_sxm`) or a path to a hardware YAML file."),
+        [](Study& study, const Value& value) {
+          study.hardware = value.text;
+          study.hardware_location = value.where;
+        });
+  s.add(Param::sequence("workloads")
+            .not_empty()
+            .describe("The workloads to simulate, in order (see below)."));
+  return s;
+}
+
+Param gemm_extent(std::string key, std::string doc) {
+  return Param::integer(std::move(key)).range(1, double(kMaxGemmExtent)).describe(std::move(doc));
+}
+
+// `gemm_schedules` empty: any name (the reference is rendered without a registry).
+config::Schema<GemmWorkload> workload_schema(const std::vector<std::string>& gemm_schedules) {
+  using W = GemmWorkload;
+  const hw::TileParams tile = hw::tile_params();
+  auto set_type = [](hw::DataType GemmProblem::*field) {
+    return [field](W& workload, const Value& value) {
+      workload.problem.*field = hw::parse_data_type(value.text).value_or(hw::DataType::bf16);
+    };
+  };
+  auto set_tile = [](std::optional<int> TileOverride::*field) {
+    return [field](W& workload, const Value& value) {
+      workload.tile.*field = static_cast<int>(value.integer);
+    };
+  };
+  auto set_cluster = [](int hw::ClusterShape::*field) {
+    return [field](W& workload, const Value& value) {
+      workload.tile.cluster = workload.tile.cluster.value_or(hw::ClusterShape{});
+      (*workload.tile.cluster).*field = static_cast<int>(value.integer);
+    };
+  };
+  config::Schema<GemmWorkload> s;
+  s.add(Param::text("name").name_like().describe(
+            "Unique name, used in reports and measurement CSVs."),
+        into(&W::name));
+  s.add(gemm_extent("gemm.m", "Rows of A and C."), into(&W::problem, &GemmProblem::m));
+  s.add(gemm_extent("gemm.n", "Columns of B and C."), into(&W::problem, &GemmProblem::n));
+  s.add(gemm_extent("gemm.k", "Columns of A, rows of B."), into(&W::problem, &GemmProblem::k));
+  s.add(Param::choice("gemm.dtype", data_type_names()).describe("Element type of A and B."),
+        set_type(&GemmProblem::input_type));
+  s.add(Param::choice("gemm.out_dtype", data_type_names())
+            .default_computed("`dtype` (`bf16` for fp8)")
+            .describe("Element type of C; accumulation is fp32."),
+        set_type(&GemmProblem::output_type));
+  s.add(Param::choice("schedule", gemm_schedules)
+            .default_to("data_parallel")
+            .describe("GEMM schedule from the registry: data_parallel, split_k, stream_k, auto, "
+                      "compare, ... (an unknown name is answered with the list)."),
+        into(&W::schedule));
+  s.add(Param::text("kernel").name_like().default_to("library").describe(
+            "Kernel profile of the hardware: `library` (vendor-class) or `tilesim_ref`."),
+        [](W& workload, const Value& value) {
+          workload.kernel = value.text;
+          workload.kernel_where = value.where;
+        });
+  s.add(tile.m.keyed("tile.m").optional(), set_tile(&TileOverride::m));
+  s.add(tile.n.keyed("tile.n").optional(), set_tile(&TileOverride::n));
+  s.add(tile.k.keyed("tile.k").optional(), set_tile(&TileOverride::k));
+  s.add(tile.stages.keyed("tile.stages").optional(), set_tile(&TileOverride::stages));
+  s.add(tile.warps.keyed("tile.warps").optional(), set_tile(&TileOverride::warps));
+  s.add(tile.registers_per_thread.keyed("tile.registers_per_thread").optional(),
+        set_tile(&TileOverride::registers_per_thread));
+  s.add(tile.swizzle.keyed("tile.swizzle").optional(), set_tile(&TileOverride::swizzle));
+  s.add(tile.cluster_m.keyed("tile.cluster.m").optional(), set_cluster(&hw::ClusterShape::m));
+  s.add(tile.cluster_n.keyed("tile.cluster.n").optional(), set_cluster(&hw::ClusterShape::n));
+  s.add(Param::integer("splits").range(1, 4096).optional().describe(
+            "K-slices for split_k (and the split count of other schedules that take one)."),
+        [](W& workload, const Value& value) { workload.splits = static_cast<int>(value.integer); });
+  return s;
+}
+
+void read_workloads(const Value& list, const std::vector<std::string>& gemm_schedules,
+                    const std::string& file, Study& study, config::Diagnostics& diagnostics) {
+  const auto schema = workload_schema(gemm_schedules);
+  std::map<std::string, int> first_line;  // workload name -> line it was first used on
+  for (std::size_t i = 0; i < list.node.size(); ++i) {
+    const YAML::Node item = list.node[i];
+    config::ReadContext context;
+    context.file = file;
+    context.key_prefix = fmt::format("workloads[{}]", i);
+    if (item.IsMap() && item["attention"]) {
+      // Attention workloads come in a later issue; say so rather than "unknown key".
+      diagnostics.add(config::location_of(item["attention"].Mark(), file),
+                      config::join_keys(context.key_prefix, "attention"),
+                      "attention workloads are not supported yet; supported workload kinds: gemm");
+      continue;
+    }
+    GemmWorkload workload;
+    workload.where = config::location_of(item.Mark(), file);
+    workload.kernel_where = workload.where;
+    const config::Values values = schema.read(item, context, workload, diagnostics);
+    if (!values.contains("gemm.out_dtype")) {
+      workload.problem.output_type = default_output_type(workload.problem.input_type);
+    }
+    if (const auto name = values.find("name"); name != values.end()) {
+      const int line = name->second.where.line;
+      if (const auto [seen, inserted] = first_line.emplace(workload.name, line); !inserted) {
+        diagnostics.add(name->second.where, config::join_keys(context.key_prefix, "name"),
+                        fmt::format("duplicate workload name `{}`; first used on line {}",
+                                    workload.name, seen->second));
+      }
+    }
+    study.workloads.emplace_back(std::move(workload));
+  }
+}
+
+}  // namespace
+
+config::Loaded<Study> load_study(const std::filesystem::path& path,
+                                 const std::vector<std::string>& gemm_schedules) {
+  config::Loaded<Study> result;
+  config::Diagnostics& diagnostics = result.diagnostics;
+  const std::string file = path.string();
+  try {
+    const std::optional<YAML::Node> root = config::load_yaml_file(path, diagnostics);
+    if (!root) {
+      return result;
+    }
+    Study study;
+    study.source_path = file;
+    config::ReadContext context;
+    context.file = file;
+    const config::Values values = study_schema().read(*root, context, study, diagnostics);
+    if (const auto list = values.find("workloads"); list != values.end()) {
+      read_workloads(list->second, gemm_schedules, file, study, diagnostics);
+    }
+    diagnostics.sort_by_location();
+    if (diagnostics.empty()) {
+      result.value = std::move(study);
+    }
+  } catch (const std::exception& e) {
+    diagnostics.add({file, 0, 0}, "", fmt::format("internal error while reading: {}", e.what()));
+  }
+  return result;
+}
+
+std::string render_config_reference_markdown() {
+  const std::vector<config::ReferenceSection> sections = {
+      {"Hardware file (configs/hw/*.yaml)",
+       "One GPU. Figures are per SM unless the description says otherwise; write the source "
+       "of every value as a trailing comment.",
+       "", hw::hardware_schema().params()},
+      {"Kernel profiles (`kernels:` of a hardware file)",
+       "A GEMM kernel family on this GPU: its tile and how close its main loop gets to the "
+       "tensor-core peak. `library` models a vendor-class kernel, `tilesim_ref` the reference "
+       "kernels in `kernels/`. The tile must fit the SM: threads, registers, and "
+       "`stages x (m x k + n x k) x 2 B` of shared memory against `sm.shared_memory.per_cta_max`.",
+       "kernels.<name>.", hw::kernel_profile_schema().params()},
+      {"Study file (configs/studies/*.yaml)", "The hardware to run on and the workloads.", "",
+       study_schema().params()},
+      {"Workloads (`workloads:` of a study)",
+       "One GEMM per entry: `C[m x n] = A[m x k] B[k x n]`. `tile:` fields override the kernel "
+       "profile's. Attention workloads (`attention:` in place of `gemm:`) are not supported yet "
+       "and are rejected with a message saying so.",
+       "workloads[].", workload_schema({}).params()},
+  };
+  return config::render_reference_markdown(sections);
+}
+
+}  // namespace tilesim::workloads

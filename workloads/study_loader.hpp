@@ -1,0 +1,23 @@
+#pragma once
+// Reads a study YAML file into a Study, reporting every problem at once.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "hwmodels/diagnostics.hpp"
+#include "workloads/study.hpp"
+
+namespace tilesim::workloads {
+
+// `gemm_schedules` are the names a `schedule:` value may take (from the schedule
+// registry), so the loader can say what is allowed.
+config::Loaded<Study> load_study(const std::filesystem::path& path,
+                                 const std::vector<std::string>& gemm_schedules);
+
+// The Markdown reference of every hardware and study parameter, committed as
+// docs/config.md (print it from `tilesim schema`). Generated from the same
+// declarations that validate the files.
+std::string render_config_reference_markdown();
+
+}  // namespace tilesim::workloads

@@ -1,0 +1,26 @@
+#pragma once
+// Lowers each workload of a study with its registered schedule and simulates it
+// on the study's hardware, each on a fresh GPU (cold L2).
+
+#include <vector>
+
+#include "hwmodels/diagnostics.hpp"
+#include "hwmodels/hardware_spec.hpp"
+#include "sim/gpu/gpu_simulation.hpp"
+#include "workloads/gemm/gemm_schedule.hpp"
+#include "workloads/study.hpp"
+#include "workloads/workload_run.hpp"
+
+namespace tilesim::workloads {
+
+config::Loaded<WorkloadRun> simulate_gemm(const GemmWorkload& workload,
+                                          const hw::HardwareSpec& spec,
+                                          const GemmScheduleRegistry& schedules,
+                                          const gpu::SimulationOptions& options = {});
+
+// Every workload's problems are reported, not only the first's.
+config::Loaded<std::vector<WorkloadRun>> run_study(const Study& study, const hw::HardwareSpec& spec,
+                                                   const GemmScheduleRegistry& schedules,
+                                                   const gpu::SimulationOptions& options = {});
+
+}  // namespace tilesim::workloads

@@ -1,0 +1,31 @@
+#pragma once
+// The outcome of simulating one workload of a study, with the fields that
+// describe it (so a report row can be re-simulated from itself).
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "sim/gpu/simulation_result.hpp"
+
+namespace tilesim::workloads {
+
+struct WorkloadParameter {
+  std::string key;
+  std::variant<std::int64_t, double, std::string> value;
+};
+
+struct WorkloadRun {
+  std::string name;
+  std::string kind;                           // "gemm"
+  std::string schedule;                       // the schedule actually simulated
+  std::string kernel;                         // the kernel profile
+  std::vector<WorkloadParameter> parameters;  // shape, dtype, tile, ...
+  double useful_flops = 0;                    // 2mnk for a GEMM, padding excluded
+  gpu::SimulationResult result;
+
+  double tflops_per_s() const { return useful_flops / (result.time_us() * 1e-6) * 1e-12; }
+};
+
+}  // namespace tilesim::workloads
