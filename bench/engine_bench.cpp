@@ -41,12 +41,10 @@ void shared_flows(benchmark::State& state) {
     std::function<void(std::int64_t)> start = [&](std::int64_t i) {
       const auto own = static_cast<double>(i % 7 + 1) * 1000;
       network.start_flow({{shared, own}}, tilesim::sim::FluidNetwork::kUncapped, [&, i] {
-        if (--left[i] > 0)
-          start(i);
+        if (--left[i] > 0) start(i);
       });
     };
-    for (std::int64_t i = 0; i < flows; ++i)
-      start(i);
+    for (std::int64_t i = 0; i < flows; ++i) start(i);
     simulator.run();
     benchmark::DoNotOptimize(network.reallocation_count());
   }

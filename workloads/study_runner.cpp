@@ -25,8 +25,7 @@ std::vector<WorkloadParameter> gemm_parameters(const GemmWorkload& workload,
       {"cluster_m", std::int64_t{config.cluster.m}},
       {"cluster_n", std::int64_t{config.cluster.n}},
   };
-  if (workload.splits)
-    parameters.push_back({"splits", std::int64_t{*workload.splits}});
+  if (workload.splits) parameters.push_back({"splits", std::int64_t{*workload.splits}});
   return parameters;
 }
 
@@ -72,11 +71,9 @@ config::Loaded<std::vector<WorkloadRun>> run_study(const Study& study, const hw:
         [&](const GemmWorkload& gemm) { return simulate_gemm(gemm, spec, schedules, options); },
         workload);
     loaded.diagnostics.append(run.diagnostics);
-    if (run.ok())
-      runs.push_back(std::move(*run.value));
+    if (run.ok()) runs.push_back(std::move(*run.value));
   }
-  if (loaded.diagnostics.empty())
-    loaded.value = std::move(runs);
+  if (loaded.diagnostics.empty()) loaded.value = std::move(runs);
   return loaded;
 }
 

@@ -13,8 +13,7 @@ constexpr int kExitNoDevice = 77;
 
 int print_device(int device) {
   cudaDeviceProp properties{};
-  if (cudaGetDeviceProperties(&properties, device) != cudaSuccess)
-    return 1;
+  if (cudaGetDeviceProperties(&properties, device) != cudaSuccess) return 1;
   int sm_clock_khz = 0;
   int memory_clock_khz = 0;
   cudaDeviceGetAttribute(&sm_clock_khz, cudaDevAttrClockRate, device);

@@ -11,8 +11,7 @@
 namespace tilesim::cli {
 
 std::filesystem::path config_dir() {
-  if (const char* from_env = std::getenv("TILESIM_CONFIG_DIR"))
-    return from_env;
+  if (const char* from_env = std::getenv("TILESIM_CONFIG_DIR")) return from_env;
   return TILESIM_CONFIG_DIR;
 }
 
@@ -34,8 +33,7 @@ config::Loaded<std::vector<hw::FieldOverride>> parse_overrides(
     }
     overrides.push_back({assignment.substr(0, equals), assignment.substr(equals + 1)});
   }
-  if (loaded.diagnostics.empty())
-    loaded.value = std::move(overrides);
+  if (loaded.diagnostics.empty()) loaded.value = std::move(overrides);
   return loaded;
 }
 
@@ -53,8 +51,7 @@ config::Loaded<LoadedStudy> load_study_and_hardware(
   // A relative path written in a study is relative to the study file.
   std::string lookup = reference;
   const std::filesystem::path beside_study = study_path.parent_path() / reference;
-  if (!hw_override && std::filesystem::is_regular_file(beside_study))
-    lookup = beside_study;
+  if (!hw_override && std::filesystem::is_regular_file(beside_study)) lookup = beside_study;
   const config::SourceLocation where =
       hw_override ? config::SourceLocation{"--hw", 0, 0} : study.value->hardware_location;
   config::Loaded<std::filesystem::path> hw_path =

@@ -25,8 +25,7 @@ struct SimulateOptions {
 bool write_reports(const SimulateOptions& options, const report::StudyReport& report) {
   bool ok = true;
   const bool stdout_taken = options.json_path == "-" || options.csv_path == "-";
-  if (!stdout_taken)
-    std::cout << report::result_table(report);
+  if (!stdout_taken) std::cout << report::result_table(report);
   if (!options.json_path.empty()) {
     ok = write_output(options.json_path, report::json_report(report).dump(2) + "\n") && ok;
   }

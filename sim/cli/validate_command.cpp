@@ -25,8 +25,7 @@ bool looks_like_study(const std::string& path) {
 config::Diagnostics validate_study(const std::string& path,
                                    const workloads::GemmScheduleRegistry& schedules) {
   config::Loaded<LoadedStudy> loaded = load_study_and_hardware(path, {}, {}, schedules);
-  if (!loaded.ok())
-    return loaded.diagnostics;
+  if (!loaded.ok()) return loaded.diagnostics;
   config::Diagnostics problems;
   for (const workloads::Workload& workload : loaded.value->study.workloads) {
     std::visit(
@@ -58,8 +57,7 @@ int run_validate(const std::vector<std::string>& paths) {
     problems.append(looks_like_study(path) ? validate_study(path, schedules)
                                            : validate_hardware(path));
   }
-  if (problems.empty())
-    return kExitOk;
+  if (problems.empty()) return kExitOk;
   print_diagnostics(problems);
   return kExitInputError;
 }

@@ -17,8 +17,7 @@ void CapacityPool::acquire(const std::vector<std::int64_t>& demand) {
   if (!fits(demand)) {
     throw std::logic_error("CapacityPool::acquire: demand does not fit");
   }
-  for (std::size_t i = 0; i < demand.size(); ++i)
-    in_use_[i] += demand[i];
+  for (std::size_t i = 0; i < demand.size(); ++i) in_use_[i] += demand[i];
 }
 
 void CapacityPool::release(const std::vector<std::int64_t>& demand) {
@@ -26,11 +25,9 @@ void CapacityPool::release(const std::vector<std::int64_t>& demand) {
     throw std::logic_error("CapacityPool: demand has the wrong number of dimensions");
   }
   for (std::size_t i = 0; i < demand.size(); ++i) {
-    if (in_use_[i] < demand[i])
-      throw std::logic_error("CapacityPool::release: more than acquired");
+    if (in_use_[i] < demand[i]) throw std::logic_error("CapacityPool::release: more than acquired");
   }
-  for (std::size_t i = 0; i < demand.size(); ++i)
-    in_use_[i] -= demand[i];
+  for (std::size_t i = 0; i < demand.size(); ++i) in_use_[i] -= demand[i];
 }
 
 std::int64_t CapacityPool::headroom(const std::vector<std::int64_t>& demand) const {
@@ -39,8 +36,7 @@ std::int64_t CapacityPool::headroom(const std::vector<std::int64_t>& demand) con
   }
   std::int64_t count = std::numeric_limits<std::int64_t>::max();
   for (std::size_t i = 0; i < demand.size(); ++i) {
-    if (demand[i] > 0)
-      count = std::min(count, (capacity_[i] - in_use_[i]) / demand[i]);
+    if (demand[i] > 0) count = std::min(count, (capacity_[i] - in_use_[i]) / demand[i]);
   }
   return count;
 }

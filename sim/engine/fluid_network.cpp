@@ -9,7 +9,6 @@ namespace {
 // Relative slack for deciding that a resource is full or a cap reached; rates
 // are doubles, so exact equality cannot be expected.
 constexpr double kRelativeSlack = 1e-9;
-constexpr double kNoisePs = 1e-6;
 }  // namespace
 
 ResourceId FluidNetwork::add_resource(double capacity_per_ps) {
@@ -30,7 +29,11 @@ void FluidNetwork::start_flow(std::vector<FlowDemand> demands, double max_progre
     simulator_.schedule_at(simulator_.now(), EventPriority::normal, std::move(on_complete));
     return;
   }
-  advance_to_now();
+  double solo_rate = max_progress_per_ps;
+  for (const FlowDemand& demand : demands) {
+    solo_rate = std::min(solo_rate, resources_.at(demand.resource).capacity / demand.amount);
+  }
+  const double fair_size = demands.empty() ? 1.0 : demands.front().amount;
   std::uint32_t slot = 0;
   if (free_slots_.empty()) {
     slot = static_cast<std::uint32_t>(flows_.size());
@@ -39,113 +42,188 @@ void FluidNetwork::start_flow(std::vector<FlowDemand> demands, double max_progre
     slot = free_slots_.back();
     free_slots_.pop_back();
   }
-  flows_[slot] =
-      Flow{std::move(demands), max_progress_per_ps, 1.0, 0.0, false, std::move(on_complete)};
-  active_.push_back(slot);
-  request_reallocation();
+  flows_[slot] = Flow{.demands = std::move(demands),
+                      .cap = max_progress_per_ps,
+                      .solo_rate = solo_rate,
+                      .fair_size = fair_size,
+                      .updated_at = simulator_.now(),
+                      .active = true,
+                      .on_complete = std::move(on_complete)};
+  started_.push_back(slot);
+  ++active_count_;
+  request_update();
 }
 
-void FluidNetwork::request_reallocation() {
-  if (reallocation_pending_)
-    return;
-  reallocation_pending_ = true;
-  simulator_.schedule_at(simulator_.now(), EventPriority::rate_update, [this] { reallocate(); });
+void FluidNetwork::request_update() {
+  if (update_pending_) return;
+  update_pending_ = true;
+  simulator_.schedule_at(simulator_.now(), EventPriority::rate_update, [this] { update_rates(); });
 }
 
-void FluidNetwork::advance_to_now() {
-  const double elapsed_ps = static_cast<double>((simulator_.now() - last_advance_).ps());
-  if (elapsed_ps > 0) {
-    for (std::uint32_t index : active_) {
-      Flow& flow = flows_[index];
-      flow.progress_left -= flow.rate * elapsed_ps;
+void FluidNetwork::update_rates() {
+  update_pending_ = false;
+  ++reallocation_count_;
+  // With every flow at its solo rate, an end frees capacity nobody can use, so
+  // only the new flows need rates.
+  const bool admitted = all_at_solo_rate_ && admit_at_solo_rates();
+  if (!admitted) recompute_all_rates();
+  started_.clear();
+  schedule_wakeup();
+  if (observer_) observer_();
+}
+
+bool FluidNetwork::admit_at_solo_rates() {
+  bool oversubscribed = false;
+  for (std::uint32_t index : started_) {
+    const Flow& flow = flows_[index];
+    for (const FlowDemand& demand : flow.demands) {
+      Resource& resource = resources_[demand.resource];
+      resource.usage += demand.amount * flow.solo_rate;
+      oversubscribed = oversubscribed || resource.usage > resource.capacity * (1 + kRelativeSlack);
     }
   }
-  last_advance_ = simulator_.now();
+  if (oversubscribed) return false;  // the full recomputation rebuilds usage
+  for (std::uint32_t index : started_) set_rate(index, flows_[index].solo_rate);
+  return true;
 }
 
-void FluidNetwork::reallocate() {
-  reallocation_pending_ = false;
-  ++reallocation_count_;
-  advance_to_now();
-  assign_fair_rates();
-  schedule_next_completion();
-  if (observer_)
-    observer_();
+void FluidNetwork::set_rate(std::uint32_t flow_index, double rate) {
+  Flow& flow = flows_[flow_index];
+  const SimTime now = simulator_.now();
+  if (flow.rate == rate && flow.generation != 0) return;  // its completion stands
+  flow.progress_left -= flow.rate * static_cast<double>((now - flow.updated_at).ps());
+  flow.updated_at = now;
+  flow.rate = rate;
+  // Network-wide, so that an entry of a finished flow never matches the flow
+  // that reuses its slot.
+  flow.generation = ++last_generation_;
+  const SimTime left = SimTime::from_ps_rounded_up(std::max(flow.progress_left, 0.0) / rate);
+  completions_.push(Completion{now + left, flow_index, flow.generation});
 }
 
-void FluidNetwork::freeze(std::uint32_t flow_index, double rate) {
+void FluidNetwork::collect_demands() {
+  for (ResourceId id : touched_) resources_[id] = Resource{resources_[id].capacity};
+  touched_.clear();
+  shared_.clear();
+  unfrozen_.clear();
+  for (std::uint32_t index = 0; index < flows_.size(); ++index) {
+    Flow& flow = flows_[index];
+    if (!flow.active) continue;
+    flow.frozen = false;
+    unfrozen_.push_back(index);
+    for (const FlowDemand& demand : flow.demands) {
+      Resource& resource = resources_[demand.resource];
+      if (resource.flow_count == 0) {
+        resource.remaining = resource.capacity;
+        touched_.push_back(demand.resource);
+      }
+      if (++resource.flow_count == 2) shared_.push_back(demand.resource);
+      resource.weight += demand.amount / flow.fair_size;
+    }
+  }
+}
+
+void FluidNetwork::fold_private_resources_into_caps() {
+  for (std::uint32_t index : unfrozen_) {
+    Flow& flow = flows_[index];
+    double progress_cap = flow.cap;
+    for (const FlowDemand& demand : flow.demands) {
+      const Resource& resource = resources_[demand.resource];
+      if (resource.flow_count == 1) {
+        progress_cap = std::min(progress_cap, resource.capacity / demand.amount);
+      }
+    }
+    flow.level_cap = progress_cap * flow.fair_size;
+  }
+}
+
+void FluidNetwork::freeze(std::uint32_t flow_index, double level) {
   Flow& flow = flows_[flow_index];
   flow.frozen = true;
-  flow.rate = rate;
   for (const FlowDemand& demand : flow.demands) {
-    resources_[demand.resource].weight -= demand.amount;
+    resources_[demand.resource].weight -= demand.amount / flow.fair_size;
   }
+  set_rate(flow_index, level / flow.fair_size);
+}
+
+std::size_t FluidNetwork::freeze_flows_on_saturated_resources(double level) {
+  std::size_t frozen = 0;
+  for (std::uint32_t index : unfrozen_) {
+    const Flow& flow = flows_[index];
+    if (flow.frozen) continue;
+    const bool blocked = std::any_of(
+        flow.demands.begin(), flow.demands.end(),
+        [this](const FlowDemand& demand) { return resources_[demand.resource].saturated; });
+    if (blocked) {
+      freeze(index, level);
+      ++frozen;
+    }
+  }
+  return frozen;
 }
 
 // Progressive filling: raise the rate of every unfrozen flow together until a
 // resource fills or a flow reaches its cap; freeze those flows; repeat.
-void FluidNetwork::assign_fair_rates() {
-  for (ResourceId id : touched_)
-    resources_[id] = Resource{resources_[id].capacity};
-  touched_.clear();
-  unfrozen_.clear();
-  for (std::uint32_t index : active_) {
-    Flow& flow = flows_[index];
-    flow.frozen = false;
-    flow.rate = 0;
-    unfrozen_.push_back(index);
-    for (const FlowDemand& demand : flow.demands) {
-      Resource& resource = resources_[demand.resource];
-      if (!resource.touched) {
-        resource.touched = true;
-        resource.remaining = resource.capacity;
-        touched_.push_back(demand.resource);
-      }
-      resource.weight += demand.amount;
-    }
-  }
-
+// A resource only one flow uses is just a cap on that flow, so it is folded
+// into the flow's cap: only shared resources are scanned per round, and caps
+// are taken in sorted order.
+void FluidNetwork::recompute_all_rates() {
+  collect_demands();
+  fold_private_resources_into_caps();
+  std::sort(unfrozen_.begin(), unfrozen_.end(), [this](std::uint32_t a, std::uint32_t b) {
+    const double cap_a = flows_[a].level_cap;
+    const double cap_b = flows_[b].level_cap;
+    return cap_a < cap_b || (cap_a == cap_b && a < b);
+  });
+  std::size_t next_capped = 0;  // unfrozen_ is sorted by effective cap
+  std::size_t frozen_count = 0;
+  bool shared_saturated = false;
   double level = 0;
-  while (!unfrozen_.empty()) {
-    double resource_step = kUncapped;
-    for (ResourceId id : touched_) {
+  while (frozen_count < unfrozen_.size()) {
+    while (flows_[unfrozen_[next_capped]].frozen) ++next_capped;
+    double resource_level = kUncapped;
+    for (ResourceId id : shared_) {
       const Resource& resource = resources_[id];
       if (!resource.saturated && resource.weight > 0) {
-        resource_step = std::min(resource_step, resource.remaining / resource.weight);
+        resource_level = std::min(resource_level, level + resource.remaining / resource.weight);
       }
     }
-    double lowest_cap = kUncapped;
-    for (std::uint32_t index : unfrozen_)
-      lowest_cap = std::min(lowest_cap, flows_[index].cap);
-    const double step = std::min(resource_step, lowest_cap - level);
-    level += step;
-    for (ResourceId id : touched_) {
+    const double cap_level = flows_[unfrozen_[next_capped]].level_cap;
+    const double new_level = std::min(resource_level, cap_level);
+    // A resource can fill (within the slack) on a step that a cap set, too.
+    bool filled = false;
+    for (ResourceId id : shared_) {
       Resource& resource = resources_[id];
-      if (resource.saturated || resource.weight <= 0)
-        continue;
-      resource.remaining -= step * resource.weight;
-      if (resource.remaining <= kRelativeSlack * resource.capacity)
+      if (resource.saturated || resource.weight <= 0) continue;
+      resource.remaining -= (new_level - level) * resource.weight;
+      if (resource.remaining <= kRelativeSlack * resource.capacity) {
         resource.saturated = true;
-    }
-    for (std::uint32_t index : unfrozen_) {
-      const Flow& flow = flows_[index];
-      bool blocked = flow.cap <= level * (1 + kRelativeSlack);
-      for (const FlowDemand& demand : flow.demands) {
-        blocked = blocked || resources_[demand.resource].saturated;
+        filled = true;
       }
-      if (blocked)
-        freeze(index, std::min(level, flow.cap));
     }
-    const std::size_t erased =
-        std::erase_if(unfrozen_, [this](std::uint32_t index) { return flows_[index].frozen; });
-    if (erased == 0) {
+    level = new_level;
+    const std::size_t before = frozen_count;
+    for (std::size_t i = next_capped; i < unfrozen_.size(); ++i) {
+      const Flow& flow = flows_[unfrozen_[i]];
+      if (flow.level_cap > level * (1 + kRelativeSlack)) break;
+      if (!flow.frozen) {
+        freeze(unfrozen_[i], flow.level_cap);
+        ++frozen_count;
+      }
+    }
+    if (filled) {
+      shared_saturated = true;
+      frozen_count += freeze_flows_on_saturated_resources(level);
+    }
+    if (frozen_count == before) {
       throw std::logic_error("FluidNetwork: progressive filling made no progress");
     }
   }
-
-  for (ResourceId id : touched_)
-    resources_[id].usage = 0;
-  for (std::uint32_t index : active_) {
+  // Without a full shared resource every flow got its effective cap, which is
+  // then also its solo rate.
+  all_at_solo_rate_ = !shared_saturated;
+  for (ResourceId id : touched_) resources_[id].usage = 0;
+  for (std::uint32_t index : unfrozen_) {
     const Flow& flow = flows_[index];
     for (const FlowDemand& demand : flow.demands) {
       resources_[demand.resource].usage += demand.amount * flow.rate;
@@ -153,39 +231,40 @@ void FluidNetwork::assign_fair_rates() {
   }
 }
 
-void FluidNetwork::schedule_next_completion() {
-  ++completion_generation_;
-  if (active_.empty())
-    return;
-  double soonest_ps = kUncapped;
-  for (std::uint32_t index : active_) {
-    const Flow& flow = flows_[index];
-    soonest_ps = std::min(soonest_ps, std::max(flow.progress_left, 0.0) / flow.rate);
+void FluidNetwork::schedule_wakeup() {
+  while (!completions_.empty()) {
+    const Completion& top = completions_.top();
+    const Flow& flow = flows_[top.flow];
+    if (flow.active && flow.generation == top.generation) break;
+    completions_.pop();  // its rate changed or it finished
   }
-  const SimTime delay = SimTime::from_ps_rounded_up(soonest_ps);
-  const std::uint64_t generation = completion_generation_;
-  simulator_.schedule_after(delay, EventPriority::normal,
-                            [this, generation] { complete_finished_flows(generation); });
+  if (completions_.empty() || completions_.top().when == wakeup_at_) return;
+  wakeup_at_ = completions_.top().when;
+  const std::uint64_t token = ++wakeup_token_;
+  simulator_.schedule_at(wakeup_at_, EventPriority::normal,
+                         [this, token] { complete_due_flows(token); });
 }
 
-void FluidNetwork::complete_finished_flows(std::uint64_t generation) {
-  if (generation != completion_generation_)
-    return;  // rates changed since it was scheduled
-  advance_to_now();
+void FluidNetwork::complete_due_flows(std::uint64_t wakeup) {
+  if (wakeup != wakeup_token_) return;  // superseded by an earlier completion
+  wakeup_at_ = SimTime::infinite();
   std::vector<Simulator::Action> finished;
-  std::erase_if(active_, [&](std::uint32_t index) {
-    Flow& flow = flows_[index];
-    // Done when what is left is floating-point noise (a millionth of a ps).
-    if (flow.progress_left > flow.rate * kNoisePs)
-      return false;
+  while (!completions_.empty() && completions_.top().when <= simulator_.now()) {
+    const Completion completion = completions_.top();
+    completions_.pop();
+    Flow& flow = flows_[completion.flow];
+    if (!flow.active || flow.generation != completion.generation) continue;
+    for (const FlowDemand& demand : flow.demands) {
+      Resource& resource = resources_[demand.resource];
+      resource.usage = std::max(0.0, resource.usage - demand.amount * flow.rate);
+    }
     finished.push_back(std::move(flow.on_complete));
     flow = Flow{};
-    free_slots_.push_back(index);
-    return true;
-  });
-  request_reallocation();
-  for (Simulator::Action& action : finished)
-    action();
+    free_slots_.push_back(completion.flow);
+    --active_count_;
+  }
+  request_update();
+  for (Simulator::Action& action : finished) action();
 }
 
 }  // namespace tilesim::sim

@@ -18,8 +18,10 @@ class SimTime {
   // stays that picosecond.
   static SimTime from_seconds(double seconds) { return from_ps_rounded_up(seconds * 1e12); }
   static SimTime from_ps_rounded_up(double ps) {
-    constexpr double kNoise = 1e-6;
-    return SimTime(static_cast<std::int64_t>(std::ceil(ps - kNoise)));
+    // Noise grows with the value: beyond ~1e10 ps a fixed 1e-6 ps is less than
+    // one unit in the last place (34e-3 s -> 34000000000.000004 ps).
+    const double noise = std::fmax(1e-6, std::fmin(std::abs(ps) * 1e-15, 0.5));
+    return SimTime(static_cast<std::int64_t>(std::ceil(ps - noise)));
   }
   static constexpr SimTime infinite() { return SimTime(std::numeric_limits<std::int64_t>::max()); }
 

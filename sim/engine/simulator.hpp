@@ -41,10 +41,8 @@ class Simulator {
   };
   struct RunsLater {
     bool operator()(const Event& a, const Event& b) const {
-      if (a.when != b.when)
-        return a.when > b.when;
-      if (a.priority != b.priority)
-        return a.priority > b.priority;
+      if (a.when != b.when) return a.when > b.when;
+      if (a.priority != b.priority) return a.priority > b.priority;
       return a.sequence > b.sequence;
     }
   };

@@ -12,11 +12,11 @@ std::int64_t round_up(std::int64_t value, std::int64_t unit) {
 }
 }  // namespace
 
-BlockScheduler::BlockScheduler(const hw::SmSpec& sm) : spec_(sm) {
-  const CtaDemand capacity = {sm.max_threads, sm.registers,
-                              static_cast<std::int64_t>(sm.shared_memory.capacity_bytes),
-                              sm.max_ctas};
-  sms_.assign(sm.count, sim::CapacityPool(capacity));
+BlockScheduler::BlockScheduler(const hw::SmSpec& sm)
+    : spec_(sm),
+      empty_({sm.max_threads, sm.registers,
+              static_cast<std::int64_t>(sm.shared_memory.capacity_bytes), sm.max_ctas}) {
+  sms_.assign(sm.count, empty_);
   slot_taken_.assign(sm.count, std::vector<bool>(sm.max_ctas, false));
 }
 
@@ -31,32 +31,31 @@ CtaDemand BlockScheduler::demand_of(const CtaFootprint& footprint) const {
 }
 
 int BlockScheduler::ctas_per_sm(const CtaFootprint& footprint) const {
-  const CtaDemand demand = demand_of(footprint);
-  const CtaDemand capacity = {spec_.max_threads, spec_.registers,
-                              static_cast<std::int64_t>(spec_.shared_memory.capacity_bytes),
-                              spec_.max_ctas};
-  return static_cast<int>(sim::CapacityPool(capacity).headroom(demand));
+  return static_cast<int>(empty_.headroom(demand_of(footprint)));
 }
 
-std::int64_t BlockScheduler::free_places(const CtaDemand& demand) const {
+bool BlockScheduler::has_room_for(const CtaDemand& demand, std::int64_t count) const {
   std::int64_t places = 0;
-  for (const sim::CapacityPool& pool : sms_)
+  for (const sim::CapacityPool& pool : sms_) {
     places += pool.headroom(demand);
-  return places;
+    if (places >= count) return true;
+  }
+  return false;
 }
 
 std::optional<CtaPlacement> BlockScheduler::place(const CtaDemand& demand) {
   int best_sm = -1;
   std::int64_t best_room = 0;
+  const std::int64_t empty_sm_room = empty_.headroom(demand);
   for (int sm = 0; sm < static_cast<int>(sms_.size()); ++sm) {
     const std::int64_t room = sms_[sm].headroom(demand);
     if (room > best_room) {
       best_room = room;
       best_sm = sm;
+      if (room == empty_sm_room) break;  // nothing can have more room
     }
   }
-  if (best_sm < 0)
-    return std::nullopt;
+  if (best_sm < 0) return std::nullopt;
   sms_[best_sm].acquire(demand);
   std::vector<bool>& slots = slot_taken_[best_sm];
   const auto slot = static_cast<int>(std::find(slots.begin(), slots.end(), false) - slots.begin());

@@ -29,13 +29,14 @@ class BlockScheduler {
   CtaDemand demand_of(const CtaFootprint& footprint) const;
   // Resident CTAs of this footprint an empty SM holds (0: it never fits).
   int ctas_per_sm(const CtaFootprint& footprint) const;
-  // How many CTAs of `demand` could be placed right now, over all SMs.
-  std::int64_t free_places(const CtaDemand& demand) const;
+  // Whether `count` CTAs of `demand` could be placed right now, over all SMs.
+  bool has_room_for(const CtaDemand& demand, std::int64_t count) const;
   std::optional<CtaPlacement> place(const CtaDemand& demand);
   void release(const CtaPlacement& placement, const CtaDemand& demand);
 
  private:
   hw::SmSpec spec_;
+  sim::CapacityPool empty_;  // one SM with nothing resident
   std::vector<sim::CapacityPool> sms_;
   std::vector<std::vector<bool>> slot_taken_;  // per SM, per CTA slot
 };

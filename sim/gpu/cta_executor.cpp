@@ -26,8 +26,7 @@ void CtaExecutor::run(int sm, double tensor_efficiency, CtaProgram program, Done
 }
 
 double CtaExecutor::busy_ps(const CtaStep& step, double tensor_efficiency) const {
-  if (step.flops <= 0)
-    return 0;
+  if (step.flops <= 0) return 0;
   switch (step.unit) {
     case ExecutionUnit::tensor:
       return step.flops / (spec_.sm_mma_flops_per_s(step.mma_type) * tensor_efficiency) *

@@ -85,8 +85,7 @@ class GpuRun {
   void activate_startable_kernels() {
     for (std::size_t index : arrived_) {
       KernelState& state = kernels_[index];
-      if (state.started || !previous_in_stream_finished(index))
-        continue;
+      if (state.started || !previous_in_stream_finished(index)) continue;
       state.started = true;
       active_.push_back(index);
       if (state.launch->cta_count == 0) {
@@ -115,18 +114,15 @@ class GpuRun {
       while (state.next_cta < launch.cta_count) {
         const std::int64_t group =
             std::min<std::int64_t>(launch.cluster_size, launch.cta_count - state.next_cta);
-        if (scheduler_.free_places(state.demand) < group)
-          break;
-        for (std::int64_t i = 0; i < group; ++i)
-          start_cta(index, state.next_cta++);
+        if (!scheduler_.has_room_for(state.demand, group)) break;
+        for (std::int64_t i = 0; i < group; ++i) start_cta(index, state.next_cta++);
       }
     }
   }
 
   void start_cta(std::size_t kernel_index, std::int64_t cta_index) {
     KernelState& state = kernels_[kernel_index];
-    if (cta_index == 0)
-      result_.kernels[kernel_index].start = simulator_.now();
+    if (cta_index == 0) result_.kernels[kernel_index].start = simulator_.now();
     const CtaPlacement placement = *scheduler_.place(state.demand);
     CtaProgram program = state.launch->programs->program(cta_index);
     CtaRecord record;
@@ -160,8 +156,7 @@ class GpuRun {
     kernel.traffic += traffic;
     kernel.flops += flops;
     result_.ctas.push_back(record);
-    if (++state.finished_ctas == state.launch->cta_count)
-      finish_kernel(kernel_index);
+    if (++state.finished_ctas == state.launch->cta_count) finish_kernel(kernel_index);
     dispatch();
   }
 

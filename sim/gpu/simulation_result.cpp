@@ -12,39 +12,33 @@ MemoryTraffic& MemoryTraffic::operator+=(const MemoryTraffic& other) {
 }
 
 sim::SimTime SimulationResult::start() const {
-  if (kernels.empty())
-    return {};
+  if (kernels.empty()) return {};
   sim::SimTime earliest = kernels.front().start;
-  for (const KernelRecord& kernel : kernels)
-    earliest = std::min(earliest, kernel.start);
+  for (const KernelRecord& kernel : kernels) earliest = std::min(earliest, kernel.start);
   return earliest;
 }
 
 sim::SimTime SimulationResult::end() const {
   sim::SimTime latest;
-  for (const KernelRecord& kernel : kernels)
-    latest = std::max(latest, kernel.end);
+  for (const KernelRecord& kernel : kernels) latest = std::max(latest, kernel.end);
   return latest;
 }
 
 MemoryTraffic SimulationResult::traffic() const {
   MemoryTraffic total;
-  for (const KernelRecord& kernel : kernels)
-    total += kernel.traffic;
+  for (const KernelRecord& kernel : kernels) total += kernel.traffic;
   return total;
 }
 
 double SimulationResult::flops() const {
   double total = 0;
-  for (const KernelRecord& kernel : kernels)
-    total += kernel.flops;
+  for (const KernelRecord& kernel : kernels) total += kernel.flops;
   return total;
 }
 
 double SimulationResult::sm_utilization() const {
   const double span_ps = static_cast<double>((end() - start()).ps());
-  if (span_ps <= 0 || sm_count == 0)
-    return 0;
+  if (span_ps <= 0 || sm_count == 0) return 0;
   // Per SM, the union of its CTAs' residency intervals.
   std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> intervals(sm_count);
   for (const CtaRecord& cta : ctas) {
@@ -56,8 +50,7 @@ double SimulationResult::sm_utilization() const {
     std::int64_t covered_until = std::numeric_limits<std::int64_t>::min();
     for (auto [begin, end] : sm_intervals) {
       begin = std::max(begin, covered_until);
-      if (end > begin)
-        busy_ps += static_cast<double>(end - begin);
+      if (end > begin) busy_ps += static_cast<double>(end - begin);
       covered_until = std::max(covered_until, end);
     }
   }

@@ -10,12 +10,10 @@ namespace {
 
 // Quotes a field only when it needs it (RFC 4180).
 std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos)
-    return text;
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
   std::string quoted(1, '"');
   for (char c : text) {
-    if (c == '"')
-      quoted.push_back('"');
+    if (c == '"') quoted.push_back('"');
     quoted.push_back(c);
   }
   quoted.push_back('"');

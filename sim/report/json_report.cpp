@@ -36,8 +36,7 @@ Json kernel_json(const gpu::KernelRecord& kernel) {
 Json run_json(const workloads::WorkloadRun& run) {
   const gpu::SimulationResult& result = run.result;
   Json kernels = Json::array();
-  for (const gpu::KernelRecord& kernel : result.kernels)
-    kernels.push_back(kernel_json(kernel));
+  for (const gpu::KernelRecord& kernel : result.kernels) kernels.push_back(kernel_json(kernel));
   return Json{{"name", run.name},
               {"kind", run.kind},
               {"schedule", run.schedule},
@@ -56,8 +55,7 @@ Json run_json(const workloads::WorkloadRun& run) {
 
 nlohmann::ordered_json json_report(const StudyReport& report) {
   Json results = Json::array();
-  for (const workloads::WorkloadRun& run : report.runs)
-    results.push_back(run_json(run));
+  for (const workloads::WorkloadRun& run : report.runs) results.push_back(run_json(run));
   return Json{
       {"study", report.study_path},
       {"hardware", {{"name", report.hardware->name}, {"reference", report.hardware_reference}}},

@@ -9,12 +9,9 @@ namespace {
 
 std::string parameter(const workloads::WorkloadRun& run, const std::string& key) {
   for (const workloads::WorkloadParameter& p : run.parameters) {
-    if (p.key != key)
-      continue;
-    if (const auto* text = std::get_if<std::string>(&p.value))
-      return *text;
-    if (const auto* number = std::get_if<std::int64_t>(&p.value))
-      return std::to_string(*number);
+    if (p.key != key) continue;
+    if (const auto* text = std::get_if<std::string>(&p.value)) return *text;
+    if (const auto* number = std::get_if<std::int64_t>(&p.value)) return std::to_string(*number);
   }
   return "?";
 }
@@ -34,8 +31,7 @@ std::string tile(const workloads::WorkloadRun& run) {
 
 double waves(const workloads::WorkloadRun& run) {
   double most = 0;
-  for (const gpu::KernelRecord& kernel : run.result.kernels)
-    most = std::max(most, kernel.waves);
+  for (const gpu::KernelRecord& kernel : run.result.kernels) most = std::max(most, kernel.waves);
   return most;
 }
 

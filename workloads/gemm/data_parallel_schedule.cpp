@@ -18,8 +18,7 @@ class DataParallelPrograms final : public gpu::CtaProgramSource {
   gpu::CtaProgram program(std::int64_t cta_index) const override {
     gpu::CtaProgram program;
     const std::optional<TileCoord> tile = rasterizer_.tile_of(cta_index);
-    if (!tile)
-      return program;  // padding CTA of an edge cluster: exits at once
+    if (!tile) return program;  // padding CTA of an edge cluster: exits at once
     program.label = {tile->row, tile->col, 0, builder_.k_blocks()};
     builder_.add_main_loop(program, tile->row, tile->col, 0, builder_.k_blocks());
     builder_.add_epilogue(program, tile->row, tile->col);

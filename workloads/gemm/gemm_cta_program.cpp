@@ -52,8 +52,7 @@ gpu::CtaStep GemmCtaProgramBuilder::mma_step(double k_blocks) const {
 void GemmCtaProgramBuilder::add_main_loop(gpu::CtaProgram& program, std::int64_t tile_row,
                                           std::int64_t tile_col, std::int64_t k_block_begin,
                                           std::int64_t k_block_end) const {
-  if (k_block_end <= k_block_begin)
-    return;
+  if (k_block_end <= k_block_begin) return;
   const double element_bytes = hw::bytes_per_element(problem_.input_type);
   const auto rows = static_cast<double>(tile_extent_rows(tile_row));
   const auto cols = static_cast<double>(tile_extent_cols(tile_col));

@@ -61,8 +61,7 @@ config::Loaded<hw::KernelProfile> resolve_gemm_kernel(const GemmWorkload& worklo
         fmt::format("{} has no tensor-core rate for {} (sm.tensor.{} is not set)", spec.name,
                     hw::to_string(input), hw::to_string(input)));
   }
-  if (loaded.diagnostics.empty())
-    loaded.value = kernel;
+  if (loaded.diagnostics.empty()) loaded.value = kernel;
   return loaded;
 }
 

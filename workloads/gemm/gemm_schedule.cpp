@@ -7,23 +7,20 @@
 namespace tilesim::workloads {
 
 void GemmScheduleRegistry::add(std::string name, std::unique_ptr<const GemmSchedule> schedule) {
-  if (find(name) != nullptr)
-    throw std::logic_error("GEMM schedule registered twice: " + name);
+  if (find(name) != nullptr) throw std::logic_error("GEMM schedule registered twice: " + name);
   schedules_.emplace_back(std::move(name), std::move(schedule));
 }
 
 const GemmSchedule* GemmScheduleRegistry::find(const std::string& name) const {
   for (const auto& [registered, schedule] : schedules_) {
-    if (registered == name)
-      return schedule.get();
+    if (registered == name) return schedule.get();
   }
   return nullptr;
 }
 
 std::vector<std::string> GemmScheduleRegistry::names() const {
   std::vector<std::string> names;
-  for (const auto& entry : schedules_)
-    names.push_back(entry.first);
+  for (const auto& entry : schedules_) names.push_back(entry.first);
   return names;
 }
 

@@ -34,8 +34,7 @@ std::optional<TileCoord> TileRasterizer::tile_of(std::int64_t cta) const {
   const std::int64_t cluster_col = in_band / rows_in_band;
   const TileCoord tile{cluster_row * cluster_.m + within % cluster_.m,
                        cluster_col * cluster_.n + within / cluster_.m};
-  if (tile.row >= tile_rows_ || tile.col >= tile_cols_)
-    return std::nullopt;
+  if (tile.row >= tile_rows_ || tile.col >= tile_cols_) return std::nullopt;
   return tile;
 }
 
