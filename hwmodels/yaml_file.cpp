@@ -16,17 +16,23 @@ std::optional<YAML::Node> load_yaml_file(const std::filesystem::path& path,
   }
   std::ostringstream text;
   text << stream.rdbuf();
+  return load_yaml_text(text.str(), file, diagnostics);
+}
+
+std::optional<YAML::Node> load_yaml_text(const std::string& text, const std::string& origin,
+                                         Diagnostics& diagnostics) {
   try {
-    YAML::Node document = YAML::Load(text.str());
+    YAML::Node document = YAML::Load(text);
     if (document.IsNull()) {
-      diagnostics.add({file, 0, 0}, "", "file is empty; expected a YAML map");
+      diagnostics.add({origin, 0, 0}, "", "file is empty; expected a YAML map");
       return std::nullopt;
     }
     return document;
   } catch (const YAML::ParserException& e) {
-    diagnostics.add({file, e.mark.line + 1, e.mark.column + 1}, "", "YAML syntax error: " + e.msg);
+    diagnostics.add({origin, e.mark.line + 1, e.mark.column + 1}, "",
+                    "YAML syntax error: " + e.msg);
   } catch (const YAML::Exception& e) {
-    diagnostics.add({file, 0, 0}, "", "cannot read YAML: " + e.msg);
+    diagnostics.add({origin, 0, 0}, "", "cannot read YAML: " + e.msg);
   }
   return std::nullopt;
 }

@@ -16,4 +16,8 @@ namespace tilesim::config {
 std::optional<YAML::Node> load_yaml_file(const std::filesystem::path& path,
                                          Diagnostics& diagnostics);
 
+// The same for a document held in memory; `origin` names it in diagnostics.
+std::optional<YAML::Node> load_yaml_text(const std::string& text, const std::string& origin,
+                                         Diagnostics& diagnostics);
+
 }  // namespace tilesim::config

@@ -106,8 +106,36 @@ config::Schema<GemmWorkload> workload_schema(const std::vector<std::string>& gem
   s.add(tile.cluster_m.keyed("tile.cluster.m").optional(), set_cluster(&hw::ClusterShape::m));
   s.add(tile.cluster_n.keyed("tile.cluster.n").optional(), set_cluster(&hw::ClusterShape::n));
   s.add(Param::integer("splits").range(1, 4096).optional().describe(
-            "K-slices for split_k (and the split count of other schedules that take one)."),
+            "K-slices for split_k (and the split count of other schedules that take one); "
+            "default for split_k: enough slices to give every SM a CTA."),
         [](W& workload, const Value& value) { workload.splits = static_cast<int>(value.integer); });
+  s.add(Param::choice("reduction", {"serial", "parallel"})
+            .default_to("serial")
+            .describe("split_k: `serial` orders a tile's slices with a semaphore, each adding the "
+                      "previous partial; `parallel` writes fp32 partials and adds them in a "
+                      "separate reduction kernel."),
+        [](W& workload, const Value& value) {
+          workload.reduction =
+              value.text == "parallel" ? SplitKReduction::parallel : SplitKReduction::serial;
+        });
+  s.add(Param::choice("stream_k_mode", {"pure", "dp_one_tile", "two_tile"})
+            .default_to("two_tile")
+            .describe("stream_k: `pure` (all iterations over a persistent grid), `dp_one_tile` "
+                      "(data-parallel full waves, Stream-K on the last partial wave) or "
+                      "`two_tile` (one fewer data-parallel wave; 1-2 tiles per Stream-K CTA)."),
+        [](W& workload, const Value& value) {
+          workload.stream_k_mode = value.text == "pure"          ? StreamKMode::pure
+                                   : value.text == "dp_one_tile" ? StreamKMode::dp_one_tile
+                                                                 : StreamKMode::two_tile;
+        });
+  s.add(Param::choice("fixup", {"deterministic", "atomic"})
+            .default_to("deterministic")
+            .describe("stream_k: `deterministic` adds a tile's partials in k order (turnstile); "
+                      "`atomic` adds them as they arrive."),
+        [](W& workload, const Value& value) {
+          workload.fixup =
+              value.text == "atomic" ? FixupOrder::atomic : FixupOrder::deterministic;
+        });
   return s;
 }
 
@@ -148,32 +176,47 @@ void read_workloads(const Value& list, const std::vector<std::string>& gemm_sche
 
 }  // namespace
 
-config::Loaded<Study> load_study(const std::filesystem::path& path,
-                                 const std::vector<std::string>& gemm_schedules) {
+namespace {
+
+config::Loaded<Study> read_study(const std::optional<YAML::Node>& root, const std::string& file,
+                                 const std::vector<std::string>& gemm_schedules,
+                                 config::Diagnostics diagnostics) {
   config::Loaded<Study> result;
-  config::Diagnostics& diagnostics = result.diagnostics;
-  const std::string file = path.string();
   try {
-    const std::optional<YAML::Node> root = config::load_yaml_file(path, diagnostics);
-    if (!root) {
-      return result;
-    }
-    Study study;
-    study.source_path = file;
-    config::ReadContext context;
-    context.file = file;
-    const config::Values values = study_schema().read(*root, context, study, diagnostics);
-    if (const auto list = values.find("workloads"); list != values.end()) {
-      read_workloads(list->second, gemm_schedules, file, study, diagnostics);
-    }
-    diagnostics.sort_by_location();
-    if (diagnostics.empty()) {
-      result.value = std::move(study);
+    if (root) {
+      Study study;
+      study.source_path = file;
+      config::ReadContext context;
+      context.file = file;
+      const config::Values values = study_schema().read(*root, context, study, diagnostics);
+      if (const auto list = values.find("workloads"); list != values.end()) {
+        read_workloads(list->second, gemm_schedules, file, study, diagnostics);
+      }
+      if (diagnostics.empty()) result.value = std::move(study);
     }
   } catch (const std::exception& e) {
     diagnostics.add({file, 0, 0}, "", fmt::format("internal error while reading: {}", e.what()));
+    result.value.reset();
   }
+  diagnostics.sort_by_location();
+  result.diagnostics = std::move(diagnostics);
   return result;
+}
+
+}  // namespace
+
+config::Loaded<Study> load_study(const std::filesystem::path& path,
+                                 const std::vector<std::string>& gemm_schedules) {
+  config::Diagnostics diagnostics;
+  const std::optional<YAML::Node> root = config::load_yaml_file(path, diagnostics);
+  return read_study(root, path.string(), gemm_schedules, std::move(diagnostics));
+}
+
+config::Loaded<Study> load_study_text(const std::string& text, const std::string& origin,
+                                      const std::vector<std::string>& gemm_schedules) {
+  config::Diagnostics diagnostics;
+  const std::optional<YAML::Node> root = config::load_yaml_text(text, origin, diagnostics);
+  return read_study(root, origin, gemm_schedules, std::move(diagnostics));
 }
 
 std::string render_config_reference_markdown() {

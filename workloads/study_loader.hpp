@@ -15,6 +15,11 @@ namespace tilesim::workloads {
 config::Loaded<Study> load_study(const std::filesystem::path& path,
                                  const std::vector<std::string>& gemm_schedules);
 
+// The same for study YAML held in memory (e.g. one point of a sweep); `origin`
+// names it in diagnostics.
+config::Loaded<Study> load_study_text(const std::string& text, const std::string& origin,
+                                      const std::vector<std::string>& gemm_schedules);
+
 // The Markdown reference of every hardware and study parameter, committed as
 // docs/config.md (print it from `tilesim schema`). Generated from the same
 // declarations that validate the files.

@@ -98,7 +98,8 @@ void FluidNetwork::set_rate(std::uint32_t flow_index, double rate) {
   // that reuses its slot.
   flow.generation = ++last_generation_;
   const SimTime left = SimTime::from_ps_rounded_up(std::max(flow.progress_left, 0.0) / rate);
-  completions_.push(Completion{now + left, flow_index, flow.generation});
+  completions_.push_back(Completion{now + left, flow_index, flow.generation});
+  std::push_heap(completions_.begin(), completions_.end(), std::greater<>{});
 }
 
 void FluidNetwork::collect_demands() {
@@ -170,17 +171,20 @@ std::size_t FluidNetwork::freeze_flows_on_saturated_resources(double level) {
 void FluidNetwork::recompute_all_rates() {
   collect_demands();
   fold_private_resources_into_caps();
-  std::sort(unfrozen_.begin(), unfrozen_.end(), [this](std::uint32_t a, std::uint32_t b) {
-    const double cap_a = flows_[a].level_cap;
-    const double cap_b = flows_[b].level_cap;
-    return cap_a < cap_b || (cap_a == cap_b && a < b);
-  });
-  std::size_t next_capped = 0;  // unfrozen_ is sorted by effective cap
+  // A min-heap of caps: usually only a few flows freeze at their caps before a
+  // shared resource fills, so a full sort would be wasted.
+  caps_.clear();
+  for (std::uint32_t index : unfrozen_) caps_.push_back({flows_[index].level_cap, index});
+  std::make_heap(caps_.begin(), caps_.end(), std::greater<>{});
+  auto pop_cap = [this] {
+    std::pop_heap(caps_.begin(), caps_.end(), std::greater<>{});
+    caps_.pop_back();
+  };
   std::size_t frozen_count = 0;
   bool shared_saturated = false;
   double level = 0;
   while (frozen_count < unfrozen_.size()) {
-    while (flows_[unfrozen_[next_capped]].frozen) ++next_capped;
+    while (flows_[caps_.front().second].frozen) pop_cap();
     double resource_level = kUncapped;
     for (ResourceId id : shared_) {
       const Resource& resource = resources_[id];
@@ -188,7 +192,7 @@ void FluidNetwork::recompute_all_rates() {
         resource_level = std::min(resource_level, level + resource.remaining / resource.weight);
       }
     }
-    const double cap_level = flows_[unfrozen_[next_capped]].level_cap;
+    const double cap_level = caps_.front().first;
     const double new_level = std::min(resource_level, cap_level);
     // A resource can fill (within the slack) on a step that a cap set, too.
     bool filled = false;
@@ -203,11 +207,11 @@ void FluidNetwork::recompute_all_rates() {
     }
     level = new_level;
     const std::size_t before = frozen_count;
-    for (std::size_t i = next_capped; i < unfrozen_.size(); ++i) {
-      const Flow& flow = flows_[unfrozen_[i]];
-      if (flow.level_cap > level * (1 + kRelativeSlack)) break;
-      if (!flow.frozen) {
-        freeze(unfrozen_[i], flow.level_cap);
+    while (!caps_.empty() && caps_.front().first <= level * (1 + kRelativeSlack)) {
+      const auto [cap, index] = caps_.front();
+      pop_cap();
+      if (!flows_[index].frozen) {
+        freeze(index, cap);
         ++frozen_count;
       }
     }
@@ -231,15 +235,26 @@ void FluidNetwork::recompute_all_rates() {
   }
 }
 
+bool FluidNetwork::is_live(const Completion& entry) const {
+  const Flow& flow = flows_[entry.flow];
+  return flow.active && flow.generation == entry.generation;
+}
+
+void FluidNetwork::pop_completion() {
+  std::pop_heap(completions_.begin(), completions_.end(), std::greater<>{});
+  completions_.pop_back();
+}
+
 void FluidNetwork::schedule_wakeup() {
-  while (!completions_.empty()) {
-    const Completion& top = completions_.top();
-    const Flow& flow = flows_[top.flow];
-    if (flow.active && flow.generation == top.generation) break;
-    completions_.pop();  // its rate changed or it finished
+  // Entries of flows whose rate changed or that finished are dropped; when they
+  // outnumber the live ones, rebuilding is cheaper than popping them one by one.
+  if (completions_.size() > 2 * active_count_ + 64) {
+    std::erase_if(completions_, [this](const Completion& entry) { return !is_live(entry); });
+    std::make_heap(completions_.begin(), completions_.end(), std::greater<>{});
   }
-  if (completions_.empty() || completions_.top().when == wakeup_at_) return;
-  wakeup_at_ = completions_.top().when;
+  while (!completions_.empty() && !is_live(completions_.front())) pop_completion();
+  if (completions_.empty() || completions_.front().when == wakeup_at_) return;
+  wakeup_at_ = completions_.front().when;
   const std::uint64_t token = ++wakeup_token_;
   simulator_.schedule_at(wakeup_at_, EventPriority::normal,
                          [this, token] { complete_due_flows(token); });
@@ -249,11 +264,11 @@ void FluidNetwork::complete_due_flows(std::uint64_t wakeup) {
   if (wakeup != wakeup_token_) return;  // superseded by an earlier completion
   wakeup_at_ = SimTime::infinite();
   std::vector<Simulator::Action> finished;
-  while (!completions_.empty() && completions_.top().when <= simulator_.now()) {
-    const Completion completion = completions_.top();
-    completions_.pop();
+  while (!completions_.empty() && completions_.front().when <= simulator_.now()) {
+    const Completion completion = completions_.front();
+    pop_completion();
+    if (!is_live(completion)) continue;
     Flow& flow = flows_[completion.flow];
-    if (!flow.active || flow.generation != completion.generation) continue;
     for (const FlowDemand& demand : flow.demands) {
       Resource& resource = resources_[demand.resource];
       resource.usage = std::max(0.0, resource.usage - demand.amount * flow.rate);

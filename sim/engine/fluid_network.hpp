@@ -17,7 +17,6 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
-#include <queue>
 #include <vector>
 
 #include "sim/engine/simulator.hpp"
@@ -100,6 +99,8 @@ class FluidNetwork {
   std::size_t freeze_flows_on_saturated_resources(double level);
   void freeze(std::uint32_t flow_index, double rate);
   void set_rate(std::uint32_t flow_index, double rate);
+  bool is_live(const Completion& entry) const;
+  void pop_completion();
   void schedule_wakeup();
   void complete_due_flows(std::uint64_t wakeup);
 
@@ -112,9 +113,10 @@ class FluidNetwork {
   // True when every active flow runs at its solo rate with no resource
   // oversubscribed; then a flow's end cannot speed up any other.
   bool all_at_solo_rate_ = true;
-  std::priority_queue<Completion, std::vector<Completion>, std::greater<>> completions_;
+  std::vector<Completion> completions_;  // a min-heap by time; stale entries are skipped
   // Scratch of a full recomputation.
   std::vector<std::uint32_t> unfrozen_;
+  std::vector<std::pair<double, std::uint32_t>> caps_;  // min-heap of (level cap, flow)
   std::vector<ResourceId> touched_;
   std::vector<ResourceId> shared_;
   bool update_pending_ = false;

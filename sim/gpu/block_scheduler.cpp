@@ -34,21 +34,36 @@ int BlockScheduler::ctas_per_sm(const CtaFootprint& footprint) const {
   return static_cast<int>(empty_.headroom(demand_of(footprint)));
 }
 
+// Rooms are cached for the demand last asked about (one kernel at a time is the
+// common case) and refreshed per SM as CTAs come and go.
+void BlockScheduler::use_demand(const CtaDemand& demand) const {
+  if (demand == room_demand_) return;
+  room_demand_ = demand;
+  room_.resize(sms_.size());
+  for (std::size_t sm = 0; sm < sms_.size(); ++sm) room_[sm] = sms_[sm].headroom(demand);
+}
+
+void BlockScheduler::refresh_room(int sm) {
+  if (!room_demand_.empty()) room_[sm] = sms_[sm].headroom(room_demand_);
+}
+
 bool BlockScheduler::has_room_for(const CtaDemand& demand, std::int64_t count) const {
+  use_demand(demand);
   std::int64_t places = 0;
-  for (const sim::CapacityPool& pool : sms_) {
-    places += pool.headroom(demand);
+  for (const std::int64_t room : room_) {
+    places += room;
     if (places >= count) return true;
   }
   return false;
 }
 
 std::optional<CtaPlacement> BlockScheduler::place(const CtaDemand& demand) {
+  use_demand(demand);
   int best_sm = -1;
   std::int64_t best_room = 0;
   const std::int64_t empty_sm_room = empty_.headroom(demand);
   for (int sm = 0; sm < static_cast<int>(sms_.size()); ++sm) {
-    const std::int64_t room = sms_[sm].headroom(demand);
+    const std::int64_t room = room_[sm];
     if (room > best_room) {
       best_room = room;
       best_sm = sm;
@@ -57,6 +72,7 @@ std::optional<CtaPlacement> BlockScheduler::place(const CtaDemand& demand) {
   }
   if (best_sm < 0) return std::nullopt;
   sms_[best_sm].acquire(demand);
+  refresh_room(best_sm);
   std::vector<bool>& slots = slot_taken_[best_sm];
   const auto slot = static_cast<int>(std::find(slots.begin(), slots.end(), false) - slots.begin());
   slots[slot] = true;
@@ -65,6 +81,7 @@ std::optional<CtaPlacement> BlockScheduler::place(const CtaDemand& demand) {
 
 void BlockScheduler::release(const CtaPlacement& placement, const CtaDemand& demand) {
   sms_[placement.sm].release(demand);
+  refresh_room(placement.sm);
   slot_taken_[placement.sm][placement.slot] = false;
 }
 

@@ -39,6 +39,10 @@ class BlockScheduler {
   sim::CapacityPool empty_;  // one SM with nothing resident
   std::vector<sim::CapacityPool> sms_;
   std::vector<std::vector<bool>> slot_taken_;  // per SM, per CTA slot
+  void use_demand(const CtaDemand& demand) const;
+  void refresh_room(int sm);
+  mutable CtaDemand room_demand_;           // the demand room_ is for
+  mutable std::vector<std::int64_t> room_;  // per SM: CTAs of room_demand_ that still fit
 };
 
 }  // namespace tilesim::gpu

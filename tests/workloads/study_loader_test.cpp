@@ -201,9 +201,11 @@ workloads:
                             "out_dtype"));
   EXPECT_TRUE(HasDiagnostic(d, 7, 11, "workloads[2].name",
                             "duplicate workload name `a`; first used on line 3"));
-  EXPECT_TRUE(HasDiagnostic(d, 9, 5, "workloads[3]",
-                            "expected a map with keys name, gemm, schedule, kernel, tile, splits, "
-                            "got \"just_a_name\""));
+  EXPECT_TRUE(HasDiagnostic(
+      d, 9, 5, "workloads[3]",
+      "expected a map with keys name, gemm, schedule, kernel, tile, splits, reduction, "
+      "stream_k_mode, fixup, "
+      "got \"just_a_name\""));
   EXPECT_TRUE(HasDiagnostic(d, 10, 11, "workloads[4].name", "is not a valid name"));
   EXPECT_TRUE(HasDiagnostic(d, 11, 11, "workloads[4].gemm.dtype", "missing required key"));
   EXPECT_EQ(d.size(), 6u) << d.format();

@@ -28,6 +28,19 @@ struct TileOverride {
   std::optional<hw::ClusterShape> cluster;
 };
 
+// How split-K adds the slices of a tile: `serial` orders them with a semaphore
+// (each reads the previous partial); `parallel` writes fp32 partials and runs a
+// separate reduction kernel.
+enum class SplitKReduction { serial, parallel };
+// Stream-K: `pure` spreads all MAC iterations over a persistent grid;
+// `dp_one_tile` runs full data-parallel waves and Stream-K on the partial last
+// wave; `two_tile` runs one fewer data-parallel wave so that each Stream-K CTA
+// gets between one and two tiles of iterations.
+enum class StreamKMode { pure, dp_one_tile, two_tile };
+// How Stream-K peers fix up a shared tile: `deterministic` adds partials in k
+// order (a turnstile); `atomic` adds them as they come.
+enum class FixupOrder { deterministic, atomic };
+
 struct GemmWorkload {
   std::string name;
   GemmProblem problem;
@@ -35,6 +48,9 @@ struct GemmWorkload {
   std::string kernel = "library";          // a kernel profile of the hardware
   TileOverride tile;
   std::optional<int> splits;
+  SplitKReduction reduction = SplitKReduction::serial;
+  StreamKMode stream_k_mode = StreamKMode::two_tile;
+  FixupOrder fixup = FixupOrder::deterministic;
   config::SourceLocation where;         // of the workload's entry, for later errors
   config::SourceLocation kernel_where;  // of `kernel:` (or the entry), for an unknown profile
 };
