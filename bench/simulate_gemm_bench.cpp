@@ -1,6 +1,6 @@
 // Simulator speed: how long one prediction takes. Users sweep thousands of
 // points, so a prediction must take milliseconds.
-//   build/bench/tilesim_bench --benchmark_filter=Gemm
+//   build/bin/tilesim_bench --benchmark_filter=gemm
 
 #include <benchmark/benchmark.h>
 
@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "hwmodels/hardware_loader.hpp"
+#include "workloads/study.hpp"
 #include "workloads/study_runner.hpp"
 
 namespace {
@@ -24,27 +25,50 @@ tilesim::hw::HardwareSpec h100() {
   return *spec.value;
 }
 
-void simulate_square_gemm(benchmark::State& state) {
-  const tilesim::hw::HardwareSpec spec = h100();
-  const auto registry = tilesim::workloads::builtin_gemm_schedules();
+GemmWorkload square_bf16(std::int64_t size, const char* schedule) {
   GemmWorkload workload;
   workload.name = "bench";
-  const std::int64_t size = state.range(0);
   workload.problem = {size, size, size, tilesim::hw::DataType::bf16, tilesim::hw::DataType::bf16};
+  workload.schedule = schedule;
+  return workload;
+}
+
+// Simulates one workload (through the study runner, so `auto` searches its
+// candidates) and reports events and simulated time.
+void simulate(benchmark::State& state, const GemmWorkload& workload) {
+  const tilesim::hw::HardwareSpec spec = h100();
+  const auto registry = tilesim::workloads::builtin_gemm_schedules();
+  tilesim::workloads::Study study;
+  study.workloads.emplace_back(workload);
   std::uint64_t events = 0;
   double time_us = 0;
   for (auto _ : state) {
-    auto run = tilesim::workloads::simulate_gemm(workload, spec, registry);
-    events = run.value->result.events;
-    time_us = run.value->result.time_us();
-    benchmark::DoNotOptimize(run);
+    auto runs = tilesim::workloads::run_study(study, spec, registry);
+    events = runs.value->front().result.events;
+    time_us = runs.value->front().result.time_us();
+    benchmark::DoNotOptimize(runs);
   }
   state.counters["events"] = static_cast<double>(events);
   state.counters["events_per_s"] = benchmark::Counter(
       static_cast<double>(events), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["simulated_us"] = time_us;
 }
-BENCHMARK(simulate_square_gemm)->Arg(1536)->Arg(4096)->Arg(8192)->Unit(benchmark::kMillisecond);
+
+void data_parallel_gemm(benchmark::State& state) {
+  simulate(state, square_bf16(state.range(0), "data_parallel"));
+}
+BENCHMARK(data_parallel_gemm)->Arg(1536)->Arg(4096)->Arg(8192)->Unit(benchmark::kMillisecond);
+
+void stream_k_gemm(benchmark::State& state) {
+  simulate(state, square_bf16(state.range(0), "stream_k"));
+}
+BENCHMARK(stream_k_gemm)->Arg(1536)->Arg(8192)->Unit(benchmark::kMillisecond);
+
+// `auto` simulates every candidate schedule and tile, then the winner again.
+void auto_gemm(benchmark::State& state) {
+  simulate(state, square_bf16(state.range(0), "auto"));
+}
+BENCHMARK(auto_gemm)->Arg(1536)->Arg(4096)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include "hwmodels/schema_markdown.hpp"
 #include "hwmodels/yaml_file.hpp"
 #include "hwmodels/yaml_schema.hpp"
+#include "workloads/sweep/sweep_loader.hpp"
 
 namespace tilesim::workloads {
 
@@ -133,8 +134,7 @@ config::Schema<GemmWorkload> workload_schema(const std::vector<std::string>& gem
             .describe("stream_k: `deterministic` adds a tile's partials in k order (turnstile); "
                       "`atomic` adds them as they arrive."),
         [](W& workload, const Value& value) {
-          workload.fixup =
-              value.text == "atomic" ? FixupOrder::atomic : FixupOrder::deterministic;
+          workload.fixup = value.text == "atomic" ? FixupOrder::atomic : FixupOrder::deterministic;
         });
   return s;
 }
@@ -220,7 +220,7 @@ config::Loaded<Study> load_study_text(const std::string& text, const std::string
 }
 
 std::string render_config_reference_markdown() {
-  const std::vector<config::ReferenceSection> sections = {
+  std::vector<config::ReferenceSection> sections = {
       {"Hardware file (configs/hw/*.yaml)",
        "One GPU. Figures are per SM unless the description says otherwise; write the source "
        "of every value as a trailing comment.",
@@ -239,6 +239,7 @@ std::string render_config_reference_markdown() {
        "and are rejected with a message saying so.",
        "workloads[].", workload_schema({}).params()},
   };
+  for (auto& section : sweep_reference_sections()) sections.push_back(std::move(section));
   return config::render_reference_markdown(sections);
 }
 

@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "hwmodels/data_type.hpp"
+#include "workloads/gemm/schedule_candidates.hpp"
+#include "workloads/gemm/schedule_descriptor.hpp"
 
 namespace tilesim::workloads {
 namespace {
@@ -52,7 +56,7 @@ config::Loaded<WorkloadRun> simulate_gemm(const GemmWorkload& workload,
   WorkloadRun run;
   run.name = workload.name;
   run.kind = "gemm";
-  run.schedule = workload.schedule;
+  run.schedule = describe_schedule(workload, *config.value, spec);
   run.kernel = workload.kernel;
   run.parameters = gemm_parameters(workload, *config.value);
   run.useful_flops = workload.problem.flops();
@@ -61,17 +65,120 @@ config::Loaded<WorkloadRun> simulate_gemm(const GemmWorkload& workload,
   return loaded;
 }
 
+std::vector<std::string> study_schedule_names(const GemmScheduleRegistry& schedules) {
+  std::vector<std::string> names = schedules.names();
+  names.emplace_back("auto");
+  names.emplace_back("compare");
+  return names;
+}
+
+namespace {
+
+std::string tile_text(const WorkloadRun& run) {
+  std::string dims;
+  for (const char* key : {"tile_m", "tile_n", "tile_k"}) {
+    for (const WorkloadParameter& parameter : run.parameters) {
+      if (parameter.key != key) continue;
+      dims += fmt::format("{}{}", dims.empty() ? "" : "x", std::get<std::int64_t>(parameter.value));
+    }
+  }
+  return dims;
+}
+
+// Runs every candidate; the first problem any of them has stops the lot.
+config::Loaded<std::vector<WorkloadRun>> simulate_all(const std::vector<GemmWorkload>& candidates,
+                                                      const hw::HardwareSpec& spec,
+                                                      const GemmScheduleRegistry& schedules,
+                                                      const gpu::SimulationOptions& options) {
+  config::Loaded<std::vector<WorkloadRun>> loaded;
+  std::vector<WorkloadRun> runs;
+  for (const GemmWorkload& candidate : candidates) {
+    config::Loaded<WorkloadRun> run = simulate_gemm(candidate, spec, schedules, options);
+    if (!run.ok()) {
+      loaded.diagnostics = std::move(run.diagnostics);
+      return loaded;
+    }
+    runs.push_back(std::move(*run.value));
+  }
+  loaded.value = std::move(runs);
+  return loaded;
+}
+
+config::Loaded<std::vector<WorkloadRun>> compare_schedules(const GemmWorkload& workload,
+                                                           const hw::HardwareSpec& spec,
+                                                           const GemmScheduleRegistry& schedules,
+                                                           const gpu::SimulationOptions& options) {
+  config::Loaded<std::vector<WorkloadRun>> runs =
+      simulate_all(compare_candidates(workload), spec, schedules, options);
+  if (runs.ok()) {
+    for (WorkloadRun& run : *runs.value) run.name = workload.name + "/" + run.schedule;
+  }
+  return runs;
+}
+
+config::Loaded<std::vector<WorkloadRun>> choose_schedule(const GemmWorkload& workload,
+                                                         const hw::HardwareSpec& spec,
+                                                         const GemmScheduleRegistry& schedules,
+                                                         const gpu::SimulationOptions& options) {
+  const std::vector<GemmWorkload> candidates = auto_candidates(workload, spec);
+  if (candidates.empty()) {
+    // Nothing fits: simulate the workload's own tile to report why.
+    GemmWorkload plain = workload;
+    plain.schedule = "data_parallel";
+    config::Loaded<WorkloadRun> run = simulate_gemm(plain, spec, schedules, options);
+    return {std::nullopt, std::move(run.diagnostics)};
+  }
+  // Traces are only recorded for the winner, simulated again.
+  gpu::SimulationOptions quick = options;
+  quick.record_bandwidth = false;
+  config::Loaded<std::vector<WorkloadRun>> runs = simulate_all(candidates, spec, schedules, quick);
+  if (!runs.ok()) return runs;
+  std::vector<std::size_t> order(runs.value->size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return (*runs.value)[a].result.time_us() < (*runs.value)[b].result.time_us();
+  });
+  config::Loaded<WorkloadRun> best =
+      simulate_gemm(candidates[order.front()], spec, schedules, options);
+  WorkloadRun& chosen = *best.value;
+  ScheduleChoice choice;
+  choice.candidates = static_cast<int>(candidates.size());
+  if (order.size() > 1) {
+    const WorkloadRun& second = (*runs.value)[order[1]];
+    choice.runner_up = fmt::format("{} {}", second.schedule, tile_text(second));
+    choice.runner_up_time_us = second.result.time_us();
+  }
+  chosen.choice = choice;
+  chosen.schedule = "auto:" + chosen.schedule;
+  return {std::vector<WorkloadRun>{std::move(chosen)}, {}};
+}
+
+config::Loaded<std::vector<WorkloadRun>> run_gemm_workload(const GemmWorkload& workload,
+                                                           const hw::HardwareSpec& spec,
+                                                           const GemmScheduleRegistry& schedules,
+                                                           const gpu::SimulationOptions& options) {
+  if (workload.schedule == "compare") return compare_schedules(workload, spec, schedules, options);
+  if (workload.schedule == "auto") return choose_schedule(workload, spec, schedules, options);
+  config::Loaded<WorkloadRun> run = simulate_gemm(workload, spec, schedules, options);
+  if (!run.ok()) return {std::nullopt, std::move(run.diagnostics)};
+  return {std::vector<WorkloadRun>{std::move(*run.value)}, {}};
+}
+
+}  // namespace
+
 config::Loaded<std::vector<WorkloadRun>> run_study(const Study& study, const hw::HardwareSpec& spec,
                                                    const GemmScheduleRegistry& schedules,
                                                    const gpu::SimulationOptions& options) {
   config::Loaded<std::vector<WorkloadRun>> loaded;
   std::vector<WorkloadRun> runs;
   for (const Workload& workload : study.workloads) {
-    config::Loaded<WorkloadRun> run = std::visit(
-        [&](const GemmWorkload& gemm) { return simulate_gemm(gemm, spec, schedules, options); },
+    config::Loaded<std::vector<WorkloadRun>> workload_runs = std::visit(
+        [&](const GemmWorkload& gemm) { return run_gemm_workload(gemm, spec, schedules, options); },
         workload);
-    loaded.diagnostics.append(run.diagnostics);
-    if (run.ok()) runs.push_back(std::move(*run.value));
+    loaded.diagnostics.append(workload_runs.diagnostics);
+    if (workload_runs.ok()) {
+      for (WorkloadRun& run : *workload_runs.value) runs.push_back(std::move(run));
+    }
   }
   if (loaded.diagnostics.empty()) loaded.value = std::move(runs);
   return loaded;

@@ -18,7 +18,12 @@ config::Loaded<WorkloadRun> simulate_gemm(const GemmWorkload& workload,
                                           const GemmScheduleRegistry& schedules,
                                           const gpu::SimulationOptions& options = {});
 
-// Every workload's problems are reported, not only the first's.
+// The names a study's `schedule:` may take: the registry's, plus `auto`
+// (simulate candidates, keep the fastest) and `compare` (report them all).
+std::vector<std::string> study_schedule_names(const GemmScheduleRegistry& schedules);
+
+// Every workload's problems are reported, not only the first's. A `compare`
+// workload yields one run per candidate schedule, named "<name>/<schedule>".
 config::Loaded<std::vector<WorkloadRun>> run_study(const Study& study, const hw::HardwareSpec& spec,
                                                    const GemmScheduleRegistry& schedules,
                                                    const gpu::SimulationOptions& options = {});

@@ -3,6 +3,7 @@
 // describe it (so a report row can be re-simulated from itself).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -16,6 +17,13 @@ struct WorkloadParameter {
   std::variant<std::int64_t, double, std::string> value;
 };
 
+// What `schedule: auto` decided, beside the run it kept.
+struct ScheduleChoice {
+  int candidates = 0;
+  std::string runner_up;  // schedule and tile of the second fastest
+  double runner_up_time_us = 0;
+};
+
 struct WorkloadRun {
   std::string name;
   std::string kind;                           // "gemm"
@@ -23,6 +31,7 @@ struct WorkloadRun {
   std::string kernel;                         // the kernel profile
   std::vector<WorkloadParameter> parameters;  // shape, dtype, tile, ...
   double useful_flops = 0;                    // 2mnk for a GEMM, padding excluded
+  std::optional<ScheduleChoice> choice;       // set by `schedule: auto`
   gpu::SimulationResult result;
 
   double tflops_per_s() const { return useful_flops / (result.time_us() * 1e-6) * 1e-12; }

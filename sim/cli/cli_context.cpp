@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "workloads/study_loader.hpp"
+#include "workloads/study_runner.hpp"
 
 namespace tilesim::cli {
 
@@ -42,7 +43,8 @@ config::Loaded<LoadedStudy> load_study_and_hardware(
     const std::vector<hw::FieldOverride>& overrides,
     const workloads::GemmScheduleRegistry& schedules) {
   config::Loaded<LoadedStudy> loaded;
-  config::Loaded<workloads::Study> study = workloads::load_study(study_path, schedules.names());
+  config::Loaded<workloads::Study> study =
+      workloads::load_study(study_path, workloads::study_schedule_names(schedules));
   if (!study.ok()) {
     loaded.diagnostics = std::move(study.diagnostics);
     return loaded;

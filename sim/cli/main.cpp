@@ -10,6 +10,7 @@
 #include "sim/cli/cli_context.hpp"
 #include "sim/cli/schema_command.hpp"
 #include "sim/cli/simulate_command.hpp"
+#include "sim/cli/sweep_command.hpp"
 #include "sim/cli/validate_command.hpp"
 
 int main(int argc, char** argv) {
@@ -17,6 +18,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   int exit_code = tilesim::cli::kExitOk;
   tilesim::cli::add_simulate_command(app, exit_code);
+  tilesim::cli::add_sweep_command(app, exit_code);
   tilesim::cli::add_validate_command(app, exit_code);
   tilesim::cli::add_schema_command(app, exit_code);
   try {

@@ -8,6 +8,7 @@
 #include "sim/report/csv_report.hpp"
 #include "sim/report/json_report.hpp"
 #include "sim/report/result_table.hpp"
+#include "sim/report/timeline_svg.hpp"
 #include "workloads/study_runner.hpp"
 
 namespace tilesim::cli {
@@ -20,6 +21,7 @@ struct SimulateOptions {
   std::string json_path;
   std::string csv_path;
   std::string trace_path;
+  std::string timeline_path;
 };
 
 bool write_reports(const SimulateOptions& options, const report::StudyReport& report) {
@@ -31,6 +33,9 @@ bool write_reports(const SimulateOptions& options, const report::StudyReport& re
   }
   if (!options.csv_path.empty()) {
     ok = write_output(options.csv_path, report::csv_report(report)) && ok;
+  }
+  if (!options.timeline_path.empty()) {
+    ok = write_output(options.timeline_path, report::timeline_svg(report)) && ok;
   }
   if (!options.trace_path.empty()) {
     ok = write_output(options.trace_path, report::chrome_trace(report).dump() + "\n") && ok;
@@ -82,6 +87,8 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
   command->add_option("--json", options->json_path, "Write JSON results to PATH ('-' for stdout)");
   command->add_option("--csv", options->csv_path,
                       "Write one CSV row per workload to PATH ('-' for stdout)");
+  command->add_option("--timeline", options->timeline_path,
+                      "Write an SVG picture of every SM's CTAs over time to PATH");
   command->add_option("--trace", options->trace_path,
                       "Write a Chrome trace to PATH (open in ui.perfetto.dev)");
   command->callback([options, &exit_code] { exit_code = run_simulate(*options); });

@@ -8,18 +8,38 @@
 
 #include "sim/cli/cli_context.hpp"
 #include "workloads/gemm/gemm_kernel_config.hpp"
+#include "workloads/study_runner.hpp"
+#include "workloads/sweep/sweep_loader.hpp"
 
 namespace tilesim::cli {
 namespace {
 
-// A study has `workloads:` at the top; anything else is taken as hardware.
-bool looks_like_study(const std::string& path) {
+// A study has `workloads:` at the top, a sweep `vary:`; anything else is taken
+// as hardware.
+enum class FileKind { hardware, study, sweep };
+
+FileKind file_kind(const std::string& path) {
   try {
     const YAML::Node root = YAML::LoadFile(path);
-    return root.IsMap() && root["workloads"];
+    if (root.IsMap() && root["vary"]) return FileKind::sweep;
+    return root.IsMap() && root["workloads"] ? FileKind::study : FileKind::hardware;
   } catch (const YAML::Exception&) {
-    return false;  // the hardware loader reports the syntax error with its position
+    return FileKind::hardware;  // the hardware loader reports the syntax error with its position
   }
+}
+
+config::Diagnostics validate_sweep(const std::string& path,
+                                   const workloads::GemmScheduleRegistry& schedules) {
+  const workloads::SweepLoadOptions options{
+      config_dir(), {}, {}, workloads::study_schedule_names(schedules)};
+  config::Loaded<workloads::SweepSpec> sweep = workloads::load_sweep(path, options);
+  if (sweep.ok()) {
+    const std::size_t schedule_count = sweep.value->schedules.size();
+    std::cout << fmt::format("{}: ok (sweep: {} points x {} schedule{})\n", path,
+                             sweep.value->point_count(), schedule_count,
+                             schedule_count == 1 ? "" : "s");
+  }
+  return sweep.diagnostics;
 }
 
 config::Diagnostics validate_study(const std::string& path,
@@ -54,8 +74,17 @@ int run_validate(const std::vector<std::string>& paths) {
   const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
   config::Diagnostics problems;
   for (const std::string& path : paths) {
-    problems.append(looks_like_study(path) ? validate_study(path, schedules)
-                                           : validate_hardware(path));
+    switch (file_kind(path)) {
+      case FileKind::hardware:
+        problems.append(validate_hardware(path));
+        break;
+      case FileKind::study:
+        problems.append(validate_study(path, schedules));
+        break;
+      case FileKind::sweep:
+        problems.append(validate_sweep(path, schedules));
+        break;
+    }
   }
   if (problems.empty()) return kExitOk;
   print_diagnostics(problems);
@@ -67,8 +96,9 @@ int run_validate(const std::vector<std::string>& paths) {
 void add_validate_command(CLI::App& app, int& exit_code) {
   auto paths = std::make_shared<std::vector<std::string>>();
   CLI::App* command = app.add_subcommand(
-      "validate", "Check hardware and study YAML files; report every problem with file:line:col");
-  command->add_option("files", *paths, "Hardware (configs/hw/*.yaml) or study YAML files")
+      "validate",
+      "Check hardware, study and sweep YAML files; report every problem with file:line:col");
+  command->add_option("files", *paths, "Hardware (configs/hw/*.yaml), study or sweep YAML files")
       ->required();
   command->callback([paths, &exit_code] { exit_code = run_validate(*paths); });
 }

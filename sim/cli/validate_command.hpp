@@ -1,5 +1,5 @@
 #pragma once
-// `tilesim validate FILE...`: check hardware and study YAML files without
+// `tilesim validate FILE...`: check hardware, study and sweep YAML files without
 // simulating; every problem of every file is reported.
 
 #include <CLI/CLI.hpp>

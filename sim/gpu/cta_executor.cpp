@@ -1,5 +1,6 @@
 #include "sim/gpu/cta_executor.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace tilesim::gpu {
@@ -9,9 +10,14 @@ constexpr double kPsPerSecond = 1e12;
 
 CtaExecutor::CtaExecutor(sim::Simulator& simulator, GpuResources& resources,
                          const hw::HardwareSpec& spec)
-    : simulator_(simulator), resources_(resources), spec_(spec), l2_(spec.l2.capacity_bytes) {}
+    : simulator_(simulator),
+      resources_(resources),
+      spec_(spec),
+      l2_(spec.l2.capacity_bytes),
+      flags_(simulator) {}
 
-void CtaExecutor::run(int sm, double tensor_efficiency, CtaProgram program, DoneCallback on_done) {
+void CtaExecutor::run(int sm, std::uint32_t kernel, double tensor_efficiency, CtaProgram program,
+                      DoneCallback on_done) {
   std::uint32_t index = 0;
   if (free_.empty()) {
     index = static_cast<std::uint32_t>(running_.size());
@@ -20,8 +26,12 @@ void CtaExecutor::run(int sm, double tensor_efficiency, CtaProgram program, Done
     index = free_.back();
     free_.pop_back();
   }
-  running_[index] =
-      RunningCta{sm, tensor_efficiency, std::move(program), 0, {}, 0, std::move(on_done)};
+  RunningCta& cta = running_[index];
+  cta = RunningCta{sm, kernel, tensor_efficiency, std::move(program), 0, {}, std::move(on_done)};
+  cta.outcome.segments.reserve(cta.program.segments.size());
+  for (const CtaWorkLabel& label : cta.program.segments) {
+    cta.outcome.segments.push_back({label, {sim::SimTime::infinite(), sim::SimTime{}}});
+  }
   start_next_step(index);
 }
 
@@ -42,15 +52,33 @@ double CtaExecutor::busy_ps(const CtaStep& step, double tensor_efficiency) const
 void CtaExecutor::start_next_step(std::uint32_t running_index) {
   RunningCta& cta = running_[running_index];
   if (cta.next_step == cta.program.steps.size()) {
-    DoneCallback on_done = std::move(cta.on_done);
-    const MemoryTraffic traffic = cta.traffic;
-    const double flops = cta.flops;
-    cta = RunningCta{};
-    free_.push_back(running_index);
-    on_done(traffic, flops);
+    finish(running_index);
     return;
   }
-  const CtaStep& step = cta.program.steps[cta.next_step++];
+  const CtaStep& step = cta.program.steps[cta.next_step];
+  if (!cta.outcome.segments.empty()) {
+    sim::SimTime& begin = cta.outcome.segments[step.segment].span.begin;
+    begin = std::min(begin, simulator_.now());
+  }
+  if (!step.wait) {
+    begin_step(running_index);
+    return;
+  }
+  const sim::SimTime wait_begin = simulator_.now();
+  const bool waited = flags_.wait_until(
+      flag_key(cta, step.wait->flag), step.wait->count, [this, running_index, wait_begin] {
+        RunningCta& waiting = running_[running_index];
+        if (simulator_.now() > wait_begin) {
+          waiting.outcome.waits.push_back({wait_begin, simulator_.now()});
+        }
+        begin_step(running_index);
+      });
+  (void)waited;
+}
+
+void CtaExecutor::begin_step(std::uint32_t running_index) {
+  RunningCta& cta = running_[running_index];
+  const CtaStep& step = cta.program.steps[cta.next_step];
 
   double read_bytes = 0;
   double l2_read_bytes = 0;
@@ -60,13 +88,18 @@ void CtaExecutor::start_next_step(std::uint32_t running_index) {
     l2_read_bytes += read.bytes / read.multicast;
     missed_bytes += l2_.read(read.key, read.bytes);
   }
-  l2_.write(step.write_bytes);
-  cta.traffic += MemoryTraffic{l2_read_bytes, missed_bytes, step.write_bytes};
-  cta.flops += step.flops;
+  if (step.write_key) {
+    l2_.write(*step.write_key, step.write_bytes);
+  } else {
+    l2_.write(step.write_bytes);
+  }
+  cta.outcome.traffic += MemoryTraffic{l2_read_bytes, missed_bytes, step.write_bytes};
+  cta.outcome.flops += step.flops;
 
   const double miss_share = read_bytes > 0 ? missed_bytes / read_bytes : 0;
   const double latency_s = (1 - miss_share) * spec_.l2.latency_s + miss_share * spec_.hbm.latency_s;
 
+  // The first demand sets the unit of the flow's fair share: bytes from L2.
   std::vector<sim::FlowDemand> demands = {
       {resources_.l2(), l2_read_bytes + step.write_bytes},
       {resources_.hbm(), missed_bytes + step.write_bytes},
@@ -80,7 +113,7 @@ void CtaExecutor::start_next_step(std::uint32_t running_index) {
   }
   auto start_flow = [this, running_index, demands = std::move(demands), cap]() mutable {
     resources_.network().start_flow(std::move(demands), cap,
-                                    [this, running_index] { start_next_step(running_index); });
+                                    [this, running_index] { end_step(running_index); });
   };
   if (step.waits_for_first_data && read_bytes > 0) {
     simulator_.schedule_after(sim::SimTime::from_seconds(latency_s), sim::EventPriority::normal,
@@ -88,6 +121,28 @@ void CtaExecutor::start_next_step(std::uint32_t running_index) {
   } else {
     start_flow();
   }
+}
+
+void CtaExecutor::end_step(std::uint32_t running_index) {
+  RunningCta& cta = running_[running_index];
+  const CtaStep& step = cta.program.steps[cta.next_step++];
+  if (!cta.outcome.segments.empty()) {
+    cta.outcome.segments[step.segment].span.end = simulator_.now();
+  }
+  if (step.signal) flags_.increment(flag_key(cta, *step.signal));
+  start_next_step(running_index);
+}
+
+void CtaExecutor::finish(std::uint32_t running_index) {
+  RunningCta& cta = running_[running_index];
+  DoneCallback on_done = std::move(cta.on_done);
+  CtaOutcome outcome = std::move(cta.outcome);
+  for (SegmentSpan& segment : outcome.segments) {
+    if (segment.span.begin == sim::SimTime::infinite()) segment.span = {};  // had no steps
+  }
+  cta = RunningCta{};
+  free_.push_back(running_index);
+  on_done(std::move(outcome));
 }
 
 }  // namespace tilesim::gpu

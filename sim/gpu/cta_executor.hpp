@@ -2,13 +2,14 @@
 // Runs CTA programs on SMs: each step becomes one fluid flow that pulls its
 // reads through L2 (misses also through HBM) and keeps its execution unit busy
 // at the same time, preceded by one exposed memory latency when the step
-// starts a pipeline.
+// starts a pipeline, and by a wait on a fixup flag when it names one.
 
 #include <cstdint>
 #include <functional>
 #include <vector>
 
 #include "hwmodels/hardware_spec.hpp"
+#include "sim/engine/counter_board.hpp"
 #include "sim/engine/simulator.hpp"
 #include "sim/gpu/gpu_resources.hpp"
 #include "sim/gpu/kernel_plan.hpp"
@@ -19,31 +20,41 @@ namespace tilesim::gpu {
 
 class CtaExecutor {
  public:
-  // Receives the CTA's memory traffic and issued flops.
-  using DoneCallback = std::function<void(const MemoryTraffic&, double flops)>;
+  using DoneCallback = std::function<void(CtaOutcome&&)>;
 
   CtaExecutor(sim::Simulator& simulator, GpuResources& resources, const hw::HardwareSpec& spec);
 
-  void run(int sm, double tensor_efficiency, CtaProgram program, DoneCallback on_done);
+  // `kernel` scopes the program's flags: CTAs of one kernel share them.
+  void run(int sm, std::uint32_t kernel, double tensor_efficiency, CtaProgram program,
+           DoneCallback on_done);
+  // CTAs still waiting on flags (non-zero after a run means a deadlock).
+  std::size_t blocked_count() const { return flags_.blocked_count(); }
 
  private:
   struct RunningCta {
     int sm = 0;
+    std::uint32_t kernel = 0;
     double tensor_efficiency = 1;
     CtaProgram program;
     std::size_t next_step = 0;
-    MemoryTraffic traffic;
-    double flops = 0;
+    CtaOutcome outcome;
     DoneCallback on_done;
   };
 
   void start_next_step(std::uint32_t running_index);
+  void begin_step(std::uint32_t running_index);
+  void end_step(std::uint32_t running_index);
+  void finish(std::uint32_t running_index);
   double busy_ps(const CtaStep& step, double tensor_efficiency) const;
+  std::uint64_t flag_key(const RunningCta& cta, std::uint32_t flag) const {
+    return (std::uint64_t{cta.kernel} << 32) | flag;
+  }
 
   sim::Simulator& simulator_;
   GpuResources& resources_;
   const hw::HardwareSpec& spec_;
   L2ReuseModel l2_;
+  sim::CounterBoard flags_;
   std::vector<RunningCta> running_;  // slots, reused through free_
   std::vector<std::uint32_t> free_;
 };

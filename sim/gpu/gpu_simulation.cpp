@@ -131,31 +131,28 @@ class GpuRun {
     record.sm = placement.sm;
     record.slot = placement.slot;
     record.dispatched = simulator_.now();
-    record.label = program.label;
     const double efficiency = state.launch->tensor_efficiency;
     simulator_.schedule_after(
         sim::SimTime::from_seconds(spec_.launch.cta_dispatch_s), sim::EventPriority::normal,
         [this, kernel_index, placement, record, efficiency,
          program = std::move(program)]() mutable {
-          executor_.run(
-              placement.sm, efficiency, std::move(program),
-              [this, kernel_index, placement, record](const MemoryTraffic& traffic, double flops) {
-                finish_cta(kernel_index, placement, record, traffic, flops);
-              });
+          executor_.run(placement.sm, static_cast<std::uint32_t>(kernel_index), efficiency,
+                        std::move(program),
+                        [this, kernel_index, placement, record](CtaOutcome&& outcome) mutable {
+                          record.outcome = std::move(outcome);
+                          finish_cta(kernel_index, placement, std::move(record));
+                        });
         });
   }
 
-  void finish_cta(std::size_t kernel_index, const CtaPlacement& placement, CtaRecord record,
-                  const MemoryTraffic& traffic, double flops) {
+  void finish_cta(std::size_t kernel_index, const CtaPlacement& placement, CtaRecord record) {
     KernelState& state = kernels_[kernel_index];
     scheduler_.release(placement, state.demand);
     record.finished = simulator_.now();
-    record.traffic = traffic;
-    record.flops = flops;
     KernelRecord& kernel = result_.kernels[kernel_index];
-    kernel.traffic += traffic;
-    kernel.flops += flops;
-    result_.ctas.push_back(record);
+    kernel.traffic += record.outcome.traffic;
+    kernel.flops += record.outcome.flops;
+    result_.ctas.push_back(std::move(record));
     if (++state.finished_ctas == state.launch->cta_count) finish_kernel(kernel_index);
     dispatch();
   }

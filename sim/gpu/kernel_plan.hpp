@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,13 +31,20 @@ struct BlockRead {
 
 enum class ExecutionUnit : std::uint8_t { tensor, fp32, sfu };
 
+// Wait until flag `flag` of this kernel has been raised `count` times.
+struct FlagWait {
+  std::uint32_t flag = 0;
+  std::int64_t count = 0;
+};
+
 // One step of a CTA: reads streamed through the memory hierarchy while the
 // execution unit works, overlapped (a software pipeline), so the step lasts as
 // long as its slowest part. A step with only compute or only a store is the
 // degenerate case.
 struct CtaStep {
   std::vector<BlockRead> reads;
-  double write_bytes = 0;  // stored through L2 and written back to HBM
+  double write_bytes = 0;             // stored through L2 and written back to HBM
+  std::optional<BlockKey> write_key;  // written data stays in L2 under this key
   ExecutionUnit unit = ExecutionUnit::tensor;
   hw::DataType mma_type = hw::DataType::bf16;  // which tensor-core rate applies
   double flops = 0;                            // as issued (padded tiles count in full)
@@ -44,9 +52,15 @@ struct CtaStep {
   double bytes_in_flight = 0;
   // The step waits one memory latency before data arrives (pipeline fill).
   bool waits_for_first_data = false;
+  // Fixup through flags in global memory: wait before the step (time on the
+  // SM, shown in traces), raise a flag once the step is done.
+  std::optional<FlagWait> wait;
+  std::optional<std::uint32_t> signal;
+  std::uint16_t segment = 0;  // which CtaProgram::segments entry this step works on
 };
 
-// What a CTA works on, for traces and reports.
+// What a CTA works on (one tile and k-range; a Stream-K CTA has several), for
+// traces and reports.
 struct CtaWorkLabel {
   std::int64_t tile_row = 0;
   std::int64_t tile_col = 0;
@@ -55,7 +69,7 @@ struct CtaWorkLabel {
 };
 
 struct CtaProgram {
-  CtaWorkLabel label;
+  std::vector<CtaWorkLabel> segments;
   std::vector<CtaStep> steps;
 };
 

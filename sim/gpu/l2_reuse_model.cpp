@@ -11,4 +11,9 @@ double L2ReuseModel::read(const BlockKey& key, double bytes) {
   return missed_bytes;
 }
 
+void L2ReuseModel::write(const BlockKey& key, double bytes) {
+  filled_bytes_ += bytes;
+  last_use_[key] = filled_bytes_;
+}
+
 }  // namespace tilesim::gpu

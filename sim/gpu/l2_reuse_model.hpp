@@ -27,8 +27,10 @@ class L2ReuseModel {
 
   // Records a read of `bytes` of block `key`; returns the bytes that miss.
   double read(const BlockKey& key, double bytes);
-  // Written data is allocated in L2 and displaces other blocks.
+  // Written data is allocated in L2 and displaces other blocks; under a key, a
+  // later read of it can hit.
   void write(double bytes) { filled_bytes_ += bytes; }
+  void write(const BlockKey& key, double bytes);
   double filled_bytes() const { return filled_bytes_; }
 
  private:

@@ -19,6 +19,25 @@ struct MemoryTraffic {
   double hbm_bytes() const { return hbm_read_bytes + write_bytes; }
 };
 
+struct TimeSpan {
+  sim::SimTime begin;
+  sim::SimTime end;
+};
+
+// When a CTA worked on one of its segments (a tile and k-range).
+struct SegmentSpan {
+  CtaWorkLabel label;
+  TimeSpan span;
+};
+
+// What a CTA did, as the executor saw it.
+struct CtaOutcome {
+  MemoryTraffic traffic;
+  double flops = 0;  // as issued, padding included
+  std::vector<SegmentSpan> segments;
+  std::vector<TimeSpan> waits;  // on fixup flags
+};
+
 struct CtaRecord {
   std::int32_t kernel = 0;
   std::int64_t cta = 0;
@@ -26,9 +45,7 @@ struct CtaRecord {
   std::int32_t slot = 0;    // which of the SM's CTA slots it held (a trace track)
   sim::SimTime dispatched;  // slot taken
   sim::SimTime finished;    // slot given back
-  CtaWorkLabel label;
-  MemoryTraffic traffic;
-  double flops = 0;  // as issued, padding included
+  CtaOutcome outcome;
 };
 
 struct KernelRecord {

@@ -55,6 +55,52 @@ void add_host_and_streams(Json& events, const workloads::WorkloadRun& run, Pids 
   }
 }
 
+std::string tile_name(const gpu::CtaWorkLabel& label) {
+  return fmt::format("tile ({}, {})", label.tile_row, label.tile_col);
+}
+
+std::string k_range(const gpu::CtaWorkLabel& label) {
+  return fmt::format("[{}, {})", label.k_begin, label.k_end);
+}
+
+// One slice for the CTA's residency; inside it, one per segment when it worked
+// on several tiles (Stream-K), and one per wait on a fixup flag.
+void add_cta_slices(Json& events, const gpu::SimulationResult& result, const gpu::CtaRecord& cta,
+                    int pid, int tid) {
+  const std::vector<gpu::SegmentSpan>& segments = cta.outcome.segments;
+  const gpu::MemoryTraffic& traffic = cta.outcome.traffic;
+  Json args{{"kernel", result.kernels[cta.kernel].name},
+            {"cta", cta.cta},
+            {"l2_read_bytes", traffic.l2_read_bytes},
+            {"hbm_read_bytes", traffic.hbm_read_bytes},
+            {"write_bytes", traffic.write_bytes}};
+  std::string name = fmt::format("CTA {} (idle)", cta.cta);
+  if (segments.size() == 1) {
+    name = tile_name(segments[0].label);
+    args["tile"] = fmt::format("({}, {})", segments[0].label.tile_row, segments[0].label.tile_col);
+    args["k_blocks"] = k_range(segments[0].label);
+  } else if (segments.size() > 1) {
+    name = fmt::format("CTA {}: {} tiles", cta.cta, segments.size());
+    std::string list;
+    for (const gpu::SegmentSpan& segment : segments) {
+      list += fmt::format("{}{} k{}", list.empty() ? "" : "; ", tile_name(segment.label),
+                          k_range(segment.label));
+    }
+    args["segments"] = list;
+  }
+  if (!cta.outcome.waits.empty()) args["fixup_waits"] = cta.outcome.waits.size();
+  events.push_back(slice(name, pid, tid, cta.dispatched, cta.finished, std::move(args)));
+  if (segments.size() > 1) {
+    for (const gpu::SegmentSpan& segment : segments) {
+      events.push_back(slice(tile_name(segment.label), pid, tid, segment.span.begin,
+                             segment.span.end, Json{{"k_blocks", k_range(segment.label)}}));
+    }
+  }
+  for (const gpu::TimeSpan& wait : cta.outcome.waits) {
+    events.push_back(slice("fixup wait", pid, tid, wait.begin, wait.end, Json::object()));
+  }
+}
+
 void add_sm_slots(Json& events, const workloads::WorkloadRun& run, Pids pids) {
   const gpu::SimulationResult& result = run.result;
   events.push_back(metadata("process_name", pids.sms, 0, run.name + ": SMs", false));
@@ -66,16 +112,7 @@ void add_sm_slots(Json& events, const workloads::WorkloadRun& run, Pids pids) {
                                 fmt::format("SM {:03} slot {}", cta.sm, cta.slot), false));
       events.push_back(metadata("thread_sort_index", pids.sms, tid, "", true));
     }
-    const gpu::CtaWorkLabel& label = cta.label;
-    Json args{{"kernel", result.kernels[cta.kernel].name},
-              {"cta", cta.cta},
-              {"tile", fmt::format("({}, {})", label.tile_row, label.tile_col)},
-              {"k_blocks", fmt::format("[{}, {})", label.k_begin, label.k_end)},
-              {"l2_read_bytes", cta.traffic.l2_read_bytes},
-              {"hbm_read_bytes", cta.traffic.hbm_read_bytes},
-              {"write_bytes", cta.traffic.write_bytes}};
-    events.push_back(slice(fmt::format("tile ({}, {})", label.tile_row, label.tile_col), pids.sms,
-                           tid, cta.dispatched, cta.finished, std::move(args)));
+    add_cta_slices(events, result, cta, pids.sms, tid);
   }
 }
 

@@ -37,18 +37,24 @@ Json run_json(const workloads::WorkloadRun& run) {
   const gpu::SimulationResult& result = run.result;
   Json kernels = Json::array();
   for (const gpu::KernelRecord& kernel : result.kernels) kernels.push_back(kernel_json(kernel));
-  return Json{{"name", run.name},
-              {"kind", run.kind},
-              {"schedule", run.schedule},
-              {"kernel", run.kernel},
-              {"workload", parameters_json(run.parameters)},
-              {"time_us", result.time_us()},
-              {"tflops", run.tflops_per_s()},
-              {"flops", run.useful_flops},
-              {"sm_utilization", result.sm_utilization()},
-              {"bytes", bytes_json(result.traffic())},
-              {"kernels", kernels},
-              {"events", result.events}};
+  Json item{{"name", run.name},
+            {"kind", run.kind},
+            {"schedule", run.schedule},
+            {"kernel", run.kernel},
+            {"workload", parameters_json(run.parameters)},
+            {"time_us", result.time_us()},
+            {"tflops", run.tflops_per_s()},
+            {"flops", run.useful_flops},
+            {"sm_utilization", result.sm_utilization()},
+            {"bytes", bytes_json(result.traffic())},
+            {"kernels", kernels},
+            {"events", result.events}};
+  if (run.choice) {
+    item["auto"] = Json{{"candidates", run.choice->candidates},
+                        {"runner_up", run.choice->runner_up},
+                        {"runner_up_time_us", run.choice->runner_up_time_us}};
+  }
+  return item;
 }
 
 }  // namespace

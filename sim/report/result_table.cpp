@@ -39,22 +39,34 @@ double waves(const workloads::WorkloadRun& run) {
 
 std::string result_table(const StudyReport& report) {
   std::size_t name_width = 8;
+  std::size_t schedule_width = 13;
   for (const workloads::WorkloadRun& run : report.runs) {
     name_width = std::max(name_width, run.name.size());
+    schedule_width = std::max(schedule_width, run.schedule.size());
   }
   std::string out = fmt::format("hardware: {} ({})   study: {}\n\n", report.hardware->name,
                                 report.hardware->description, report.study_path);
-  out += fmt::format("{:<{}}  {:<14} {:<22} {:<11} {:>11} {:>8} {:>10} {:>10} {:>6} {:>6}\n",
-                     "workload", name_width, "schedule", "shape", "tile", "time_us", "TFLOP/s",
-                     "HBM_MB", "L2_MB", "SM%", "waves");
+  out += fmt::format("{:<{}}  {:<{}} {:<22} {:<11} {:>11} {:>8} {:>10} {:>10} {:>6} {:>6}\n",
+                     "workload", name_width, "schedule", schedule_width, "shape", "tile", "time_us",
+                     "TFLOP/s", "HBM_MB", "L2_MB", "SM%", "waves");
   for (const workloads::WorkloadRun& run : report.runs) {
     const gpu::MemoryTraffic traffic = run.result.traffic();
     out += fmt::format(
-        "{:<{}}  {:<14} {:<22} {:<11} {:>11.2f} {:>8.1f} {:>10.1f} {:>10.1f} {:>6.1f} {:>6.2f}\n",
-        run.name, name_width, run.schedule, shape(run), tile(run), run.result.time_us(),
-        run.tflops_per_s(), traffic.hbm_bytes() / 1e6, traffic.l2_read_bytes / 1e6,
-        100 * run.result.sm_utilization(), waves(run));
+        "{:<{}}  {:<{}} {:<22} {:<11} {:>11.2f} {:>8.1f} {:>10.1f} {:>10.1f} {:>6.1f} {:>6.2f}\n",
+        run.name, name_width, run.schedule, schedule_width, shape(run), tile(run),
+        run.result.time_us(), run.tflops_per_s(), traffic.hbm_bytes() / 1e6,
+        traffic.l2_read_bytes / 1e6, 100 * run.result.sm_utilization(), waves(run));
   }
+  std::string choices;
+  for (const workloads::WorkloadRun& run : report.runs) {
+    if (!run.choice) continue;
+    choices +=
+        fmt::format("{}: auto chose {} {} of {} candidates; runner-up {} at {:.2f} us (+{:.1f}%)\n",
+                    run.name, run.schedule, tile(run), run.choice->candidates,
+                    run.choice->runner_up, run.choice->runner_up_time_us,
+                    100 * (run.choice->runner_up_time_us / run.result.time_us() - 1));
+  }
+  if (!choices.empty()) out += "\n" + choices;
   out +=
       "\nHBM_MB: HBM reads (L2 misses) + writes; L2_MB: bytes SMs read from L2; "
       "SM%: SM-time with a resident CTA; waves: CTAs / (SMs x CTAs per SM).\n";

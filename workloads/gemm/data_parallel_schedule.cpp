@@ -19,9 +19,9 @@ class DataParallelPrograms final : public gpu::CtaProgramSource {
     gpu::CtaProgram program;
     const std::optional<TileCoord> tile = rasterizer_.tile_of(cta_index);
     if (!tile) return program;  // padding CTA of an edge cluster: exits at once
-    program.label = {tile->row, tile->col, 0, builder_.k_blocks()};
-    builder_.add_main_loop(program, tile->row, tile->col, 0, builder_.k_blocks());
-    builder_.add_epilogue(program, tile->row, tile->col);
+    const std::uint16_t segment = builder_.begin_segment(program, *tile, 0, builder_.k_blocks());
+    builder_.add_main_loop(program, segment, *tile, 0, builder_.k_blocks(), true);
+    builder_.add_epilogue(program, segment, *tile);
     return program;
   }
 

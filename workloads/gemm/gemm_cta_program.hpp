@@ -1,17 +1,20 @@
 #pragma once
-// Builds the program of one GEMM CTA that computes output tile (row, col) over
-// k-blocks [k_block_begin, k_block_end). Every schedule uses it; they differ
-// only in which tiles and k-ranges they give each CTA and in their fixup.
+// Builds the programs of GEMM CTAs: the main loop over a tile's k-range, the
+// epilogue, and the fixup steps through an fp32 workspace and flags. Every
+// schedule uses it; schedules differ only in which tiles and k-ranges they give
+// each CTA and in how they order the fixup.
 //
-// Program: one step per k-chunk (A and B reads overlapped with the tensor-core
-// work; the first step waits one memory latency to fill the pipeline), then the
-// last k-block's MMAs, which nothing overlaps, then the epilogue store.
+// Main loop: one step per k-chunk (A and B reads overlapped with the
+// tensor-core work; the first step of a CTA waits one memory latency to fill
+// the pipeline), then the last k-block's MMAs, which nothing overlaps.
 
 #include <cstdint>
+#include <optional>
 
+#include "hwmodels/hardware_spec.hpp"
 #include "sim/gpu/kernel_plan.hpp"
-#include "workloads/gemm/gemm_kernel_config.hpp"
 #include "workloads/gemm/gemm_workload.hpp"
+#include "workloads/gemm/tile_coord.hpp"
 
 namespace tilesim::workloads {
 
@@ -19,31 +22,52 @@ namespace tilesim::workloads {
 struct GemmTensorIds {
   std::uint32_t a = 0;
   std::uint32_t b = 1;
+  std::uint32_t workspace = 2;  // fp32 partial tiles
 };
 
 class GemmCtaProgramBuilder {
  public:
-  GemmCtaProgramBuilder(const GemmProblem& problem, const hw::KernelProfile& config,
+  GemmCtaProgramBuilder(const GemmProblem& problem, const hw::KernelProfile& kernel,
                         GemmTensorIds tensors = {});
 
   std::int64_t tile_rows() const { return tile_rows_; }
   std::int64_t tile_cols() const { return tile_cols_; }
+  std::int64_t tile_count() const { return tile_rows_ * tile_cols_; }
   std::int64_t k_blocks() const { return k_blocks_; }
+  // The flag that orders the fixup of `tile`.
+  std::uint32_t tile_flag(TileCoord tile) const {
+    return static_cast<std::uint32_t>(tile.row * tile_cols_ + tile.col);
+  }
 
-  // Reads and MMAs for k-blocks [begin, end) of the tile, without the epilogue.
-  void add_main_loop(gpu::CtaProgram& program, std::int64_t tile_row, std::int64_t tile_col,
-                     std::int64_t k_block_begin, std::int64_t k_block_end) const;
+  // Starts a segment (a tile and k-range) of `program`; returns its index.
+  std::uint16_t begin_segment(gpu::CtaProgram& program, TileCoord tile, std::int64_t k_block_begin,
+                              std::int64_t k_block_end) const;
+  // Reads and MMAs for k-blocks [begin, end) of the tile.
+  void add_main_loop(gpu::CtaProgram& program, std::uint16_t segment, TileCoord tile,
+                     std::int64_t k_block_begin, std::int64_t k_block_end,
+                     bool fills_pipeline) const;
   // Stores the tile's output elements.
-  void add_epilogue(gpu::CtaProgram& program, std::int64_t tile_row, std::int64_t tile_col) const;
+  void add_epilogue(gpu::CtaProgram& program, std::uint16_t segment, TileCoord tile) const;
+  // Writes this CTA's fp32 partial of the tile to workspace slot `slot` (after
+  // adding the partial already there when `accumulate`), then raises the
+  // tile's flag.
+  void add_partial_store(gpu::CtaProgram& program, std::uint16_t segment, TileCoord tile,
+                         std::optional<gpu::FlagWait> wait, bool accumulate,
+                         std::uint32_t slot) const;
+  // Waits for `wait` (if any), then reads workspace slots [0, partials) of the
+  // tile and adds them to the accumulators.
+  void add_partial_reduce(gpu::CtaProgram& program, std::uint16_t segment, TileCoord tile,
+                          std::optional<gpu::FlagWait> wait, int partials) const;
 
  private:
   std::int64_t tile_extent_rows(std::int64_t tile_row) const;
   std::int64_t tile_extent_cols(std::int64_t tile_col) const;
+  double partial_bytes(TileCoord tile) const;
   std::int64_t k_elements(std::int64_t k_block_begin, std::int64_t k_block_end) const;
-  gpu::CtaStep mma_step(double k_blocks) const;
+  gpu::CtaStep mma_step(double k_blocks, std::uint16_t segment) const;
 
   GemmProblem problem_;
-  hw::KernelProfile config_;
+  hw::KernelProfile kernel_;
   GemmTensorIds tensors_;
   std::int64_t tile_rows_;
   std::int64_t tile_cols_;

@@ -1,29 +1,35 @@
 #pragma once
 // The launch of a GEMM main-loop kernel: footprint and efficiency from the
-// resolved kernel config; shared by every schedule.
+// resolved kernel profile; shared by every schedule.
 
 #include <memory>
 #include <string>
 
 #include "hwmodels/kernel_fit.hpp"
 #include "sim/gpu/kernel_plan.hpp"
-#include "workloads/gemm/gemm_kernel_config.hpp"
 #include "workloads/gemm/gemm_workload.hpp"
 
 namespace tilesim::workloads {
 
 inline constexpr int kThreadsPerWarp = 32;
 
+inline gpu::CtaFootprint gemm_footprint(const GemmProblem& problem,
+                                        const hw::KernelProfile& kernel) {
+  return {kernel.warps * kThreadsPerWarp, kernel.registers_per_thread,
+          hw::pipeline_smem_bytes(kernel, hw::bytes_per_element(problem.input_type))};
+}
+
+// `cluster_size` 0: the kernel profile's cluster.
 inline gpu::KernelLaunch gemm_kernel_launch(std::string name, const GemmProblem& problem,
-                                            const hw::KernelProfile& config, std::int64_t cta_count,
-                                            std::shared_ptr<const gpu::CtaProgramSource> programs) {
+                                            const hw::KernelProfile& kernel, std::int64_t cta_count,
+                                            std::shared_ptr<const gpu::CtaProgramSource> programs,
+                                            int cluster_size = 0) {
   gpu::KernelLaunch launch;
   launch.name = std::move(name);
   launch.cta_count = cta_count;
-  launch.cluster_size = config.cluster.size();
-  launch.footprint = {config.warps * kThreadsPerWarp, config.registers_per_thread,
-                      hw::pipeline_smem_bytes(config, hw::bytes_per_element(problem.input_type))};
-  launch.tensor_efficiency = config.tensor_efficiency;
+  launch.cluster_size = cluster_size > 0 ? cluster_size : kernel.cluster.size();
+  launch.footprint = gemm_footprint(problem, kernel);
+  launch.tensor_efficiency = kernel.tensor_efficiency;
   launch.programs = std::move(programs);
   return launch;
 }

@@ -3,6 +3,8 @@
 #include <stdexcept>
 
 #include "workloads/gemm/data_parallel_schedule.hpp"
+#include "workloads/gemm/split_k_schedule.hpp"
+#include "workloads/gemm/stream_k_schedule.hpp"
 
 namespace tilesim::workloads {
 
@@ -27,6 +29,8 @@ std::vector<std::string> GemmScheduleRegistry::names() const {
 GemmScheduleRegistry builtin_gemm_schedules() {
   GemmScheduleRegistry registry;
   registry.add("data_parallel", std::make_unique<DataParallelSchedule>());
+  registry.add("split_k", std::make_unique<SplitKSchedule>());
+  registry.add("stream_k", std::make_unique<StreamKSchedule>());
   return registry;
 }
 

@@ -9,13 +9,9 @@
 #include <optional>
 
 #include "hwmodels/hardware_spec.hpp"
+#include "workloads/gemm/tile_coord.hpp"
 
 namespace tilesim::workloads {
-
-struct TileCoord {
-  std::int64_t row = 0;
-  std::int64_t col = 0;
-};
 
 class TileRasterizer {
  public:

@@ -169,7 +169,7 @@ class ProgramsFrom : public CtaProgramSource {
       : steps_(std::move(steps)) {}
   CtaProgram program(std::int64_t cta_index) const override {
     CtaProgram program;
-    program.label.tile_row = cta_index;
+    program.segments = {{cta_index, 0, 0, 1}};
     program.steps = steps_(cta_index);
     return program;
   }
@@ -241,7 +241,8 @@ TEST(GpuSimulate, ThreeComputeCtasOnTwoSingleSlotSmsTakeTwoWaves) {
   EXPECT_EQ(last.slot, 0);
   EXPECT_EQ(last.dispatched.ps(), 8'500'000);
   EXPECT_EQ(last.finished.ps(), 10 * kUs);
-  EXPECT_EQ(last.label.tile_row, 2);
+  ASSERT_EQ(last.outcome.segments.size(), 1u);
+  EXPECT_EQ(last.outcome.segments[0].label.tile_row, 2);
   // SM 0 busy 7..10 us, SM 1 busy 7..8.5 us: 4.5 / (3 x 2) = 0.75.
   EXPECT_DOUBLE_EQ(result.sm_utilization(), 0.75);
 }
@@ -255,7 +256,7 @@ TEST(GpuSimulate, KernelFlopsAreRecorded) {
   EXPECT_DOUBLE_EQ(result.kernels[0].flops, 3e6);
   EXPECT_DOUBLE_EQ(result.flops(), 3e6);
   ASSERT_EQ(result.ctas.size(), 3u);
-  for (const CtaRecord& cta : result.ctas) EXPECT_DOUBLE_EQ(cta.flops, 1e6);
+  for (const CtaRecord& cta : result.ctas) EXPECT_DOUBLE_EQ(cta.outcome.flops, 1e6);
 }
 
 TEST(GpuSimulate, ExecutionUnitsAndEfficiencySetComputeTime) {

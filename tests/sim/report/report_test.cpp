@@ -78,7 +78,7 @@ TEST(Reports, TraceHasASliceForEveryCtaOnNamedSlotTracks) {
     const std::string phase = event["ph"];
     if (phase == "M" && event["name"] == "thread_name") {
       named_tracks.insert({event["pid"].get<int>(), event["tid"].get<int>()});
-    } else if (phase == "X" && event["args"].contains("k_blocks")) {
+    } else if (phase == "X" && event["args"].contains("cta")) {
       ++cta_slices;
       used_tracks.insert({event["pid"].get<int>(), event["tid"].get<int>()});
       EXPECT_GE(event["dur"].get<double>(), 0);

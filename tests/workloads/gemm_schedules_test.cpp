@@ -1,0 +1,146 @@
+// Physics every GPU engineer expects of GEMM schedules, on the shipped H100
+// config; each assertion has a margin that a wrong model would miss.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+
+#include "hwmodels/hardware_loader.hpp"
+#include "workloads/study_runner.hpp"
+
+namespace tilesim::workloads {
+namespace {
+
+hw::HardwareSpec h100() {
+  auto spec =
+      hw::load_hardware_spec(std::filesystem::path(TILESIM_CONFIG_DIR) / "hw/h100_sxm.yaml");
+  EXPECT_TRUE(spec.ok()) << spec.diagnostics.format();
+  return *spec.value;
+}
+
+GemmWorkload gemm(std::int64_t m, std::int64_t n, std::int64_t k, std::string schedule) {
+  GemmWorkload workload;
+  workload.name = "gemm";
+  workload.problem = {m, n, k, hw::DataType::bf16, hw::DataType::bf16};
+  workload.schedule = std::move(schedule);
+  return workload;
+}
+
+WorkloadRun simulate(const GemmWorkload& workload, const hw::HardwareSpec& spec,
+                     bool trace = false) {
+  gpu::SimulationOptions options;
+  options.record_bandwidth = trace;
+  auto run = simulate_gemm(workload, spec, builtin_gemm_schedules(), options);
+  EXPECT_TRUE(run.ok()) << run.diagnostics.format();
+  return *run.value;
+}
+
+GemmWorkload square_1536_128x128(std::string schedule) {
+  GemmWorkload workload = gemm(1536, 1536, 1536, std::move(schedule));
+  workload.tile.m = 128;
+  workload.tile.n = 128;
+  return workload;
+}
+
+// 144 tiles on 132 SMs: data-parallel runs a second wave of 12 tiles.
+TEST(GemmSchedules, StreamKBeatsDataParallelOnAWaveQuantizedShape) {
+  const hw::HardwareSpec spec = h100();
+  const double dp_us = simulate(square_1536_128x128("data_parallel"), spec).result.time_us();
+  const double sk_us = simulate(square_1536_128x128("stream_k"), spec).result.time_us();
+  EXPECT_GT(dp_us / sk_us, 1.3) << "DP " << dp_us << " us, Stream-K " << sk_us << " us";
+}
+
+TEST(GemmSchedules, LargeSquareGemmIsWithinFivePercentAcrossSchedules) {
+  const hw::HardwareSpec spec = h100();
+  const double dp_us = simulate(gemm(8192, 8192, 8192, "data_parallel"), spec).result.time_us();
+  const double sk_us = simulate(gemm(8192, 8192, 8192, "stream_k"), spec).result.time_us();
+  EXPECT_NEAR(sk_us / dp_us, 1.0, 0.05) << "DP " << dp_us << " us, Stream-K " << sk_us << " us";
+}
+
+TEST(GemmSchedules, LongKNeedsSplitKOrStreamK) {
+  const hw::HardwareSpec spec = h100();
+  const double dp_us = simulate(gemm(256, 256, 65536, "data_parallel"), spec).result.time_us();
+  GemmWorkload split = gemm(256, 256, 65536, "split_k");
+  split.reduction = SplitKReduction::parallel;
+  const double split_us = simulate(split, spec).result.time_us();
+  const double sk_us = simulate(gemm(256, 256, 65536, "stream_k"), spec).result.time_us();
+  EXPECT_GT(dp_us / split_us, 3.0) << "DP " << dp_us << " us, split-K " << split_us << " us";
+  EXPECT_GT(dp_us / sk_us, 3.0) << "DP " << dp_us << " us, Stream-K " << sk_us << " us";
+}
+
+// Two tiles of 1,024 k-blocks over 132 units: each tile's owner waits for the
+// 65 peers that follow it through the turnstile.
+TEST(GemmSchedules, StreamKFixupWaitsAreRecorded) {
+  const WorkloadRun run = simulate(gemm(256, 256, 65536, "stream_k"), h100(), true);
+  std::size_t waits = 0;
+  for (const gpu::CtaRecord& cta : run.result.ctas) {
+    waits += cta.outcome.waits.size();
+    for (const gpu::TimeSpan& wait : cta.outcome.waits) {
+      EXPECT_GT(wait.end, wait.begin);
+      EXPECT_GE(wait.begin, cta.dispatched);
+      EXPECT_LE(wait.end, cta.finished);
+    }
+  }
+  EXPECT_GT(waits, 0u);
+}
+
+// 144 tiles over 132 units: most units cross a tile boundary.
+TEST(GemmSchedules, StreamKUnitsCrossTileBoundaries) {
+  const WorkloadRun run = simulate(square_1536_128x128("stream_k"), h100());
+  std::size_t multi_tile_ctas = 0;
+  for (const gpu::CtaRecord& cta : run.result.ctas) {
+    if (cta.outcome.segments.size() > 1) ++multi_tile_ctas;
+  }
+  EXPECT_GT(multi_tile_ctas, 100u);
+}
+
+TEST(GemmSchedules, ParallelSplitKRunsASeparateReductionKernel) {
+  GemmWorkload split = gemm(256, 256, 65536, "split_k");
+  split.reduction = SplitKReduction::parallel;
+  split.splits = 8;
+  const WorkloadRun run = simulate(split, h100());
+  ASSERT_EQ(run.result.kernels.size(), 2u);
+  EXPECT_LE(run.result.kernels[0].end, run.result.kernels[1].start);
+  // The reduction reads every fp32 partial: 8 x 256 x 256 x 4 bytes.
+  EXPECT_GE(run.result.kernels[1].traffic.l2_read_bytes, 8.0 * 256 * 256 * 4);
+  EXPECT_EQ(run.schedule, "split_k:parallel:splits=8");
+}
+
+TEST(GemmSchedules, SerialSplitKOrdersSlicesThroughFlags) {
+  GemmWorkload split = gemm(256, 256, 65536, "split_k");
+  split.splits = 4;
+  const WorkloadRun run = simulate(split, h100());
+  ASSERT_EQ(run.result.kernels.size(), 1u);
+  std::size_t waits = 0;
+  for (const gpu::CtaRecord& cta : run.result.ctas) waits += cta.outcome.waits.size();
+  EXPECT_GT(waits, 0u);
+}
+
+TEST(GemmSchedules, EveryStreamKModeCoversEveryIterationOnce) {
+  const hw::HardwareSpec spec = h100();
+  for (const StreamKMode mode :
+       {StreamKMode::pure, StreamKMode::dp_one_tile, StreamKMode::two_tile}) {
+    for (const FixupOrder fixup : {FixupOrder::deterministic, FixupOrder::atomic}) {
+      GemmWorkload workload = gemm(3000, 2000, 1000, "stream_k");
+      workload.stream_k_mode = mode;
+      workload.fixup = fixup;
+      const WorkloadRun run = simulate(workload, spec);
+      // 24 x 8 tiles of 128x256, 16 k-blocks of 64 each.
+      std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> k_blocks_per_tile;
+      for (const gpu::CtaRecord& cta : run.result.ctas) {
+        for (const gpu::SegmentSpan& segment : cta.outcome.segments) {
+          k_blocks_per_tile[{segment.label.tile_row, segment.label.tile_col}] +=
+              segment.label.k_end - segment.label.k_begin;
+        }
+      }
+      ASSERT_EQ(k_blocks_per_tile.size(), 24u * 8) << run.schedule;
+      for (const auto& [tile, k_blocks] : k_blocks_per_tile) {
+        EXPECT_EQ(k_blocks, 16) << run.schedule << " tile " << tile.first << "," << tile.second;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tilesim::workloads

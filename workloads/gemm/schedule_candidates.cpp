@@ -1,0 +1,87 @@
+#include "workloads/gemm/schedule_candidates.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "hwmodels/kernel_fit.hpp"
+#include "sim/gpu/block_scheduler.hpp"
+#include "workloads/gemm/gemm_cta_program.hpp"
+#include "workloads/gemm/gemm_kernel_config.hpp"
+#include "workloads/gemm/gemm_kernel_launch.hpp"
+
+namespace tilesim::workloads {
+namespace {
+
+GemmWorkload with_schedule(GemmWorkload workload, std::string schedule) {
+  workload.schedule = std::move(schedule);
+  return workload;
+}
+
+void add_schedules(const GemmWorkload& base, std::vector<GemmWorkload>& out,
+                   const std::vector<int>& split_counts) {
+  out.push_back(with_schedule(base, "data_parallel"));
+  for (const SplitKReduction reduction : {SplitKReduction::serial, SplitKReduction::parallel}) {
+    for (const int splits : split_counts) {
+      GemmWorkload split = with_schedule(base, "split_k");
+      split.reduction = reduction;
+      if (splits > 0) split.splits = splits;
+      out.push_back(std::move(split));
+    }
+  }
+  for (const StreamKMode mode :
+       {StreamKMode::pure, StreamKMode::dp_one_tile, StreamKMode::two_tile}) {
+    GemmWorkload stream_k = with_schedule(base, "stream_k");
+    stream_k.stream_k_mode = mode;
+    out.push_back(std::move(stream_k));
+  }
+}
+
+// Split counts worth simulating: more CTAs than two full waves add no
+// parallelism, and slices under four k-blocks are mostly fixup.
+std::vector<int> useful_split_counts(const GemmWorkload& workload, const hw::KernelProfile& kernel,
+                                     const hw::HardwareSpec& spec) {
+  const GemmCtaProgramBuilder shape(workload.problem, kernel);
+  const std::int64_t slots =
+      std::int64_t{spec.sm.count} *
+      gpu::BlockScheduler(spec.sm).ctas_per_sm(gemm_footprint(workload.problem, kernel));
+  std::vector<int> counts;
+  for (const int splits : {2, 4, 8, 16, 32, 64}) {
+    if (shape.tile_count() * splits > 2 * slots) break;
+    if (shape.k_blocks() < 4 * splits) break;
+    counts.push_back(splits);
+  }
+  return counts;
+}
+
+}  // namespace
+
+std::vector<GemmWorkload> compare_candidates(const GemmWorkload& workload) {
+  std::vector<GemmWorkload> candidates;
+  add_schedules(workload, candidates, {workload.splits.value_or(0)});
+  return candidates;
+}
+
+std::vector<GemmWorkload> auto_candidates(const GemmWorkload& workload,
+                                          const hw::HardwareSpec& spec) {
+  // The workload's tile first; then square and half tiles of the profile.
+  const std::vector<std::pair<int, int>> tile_shapes = {{0, 0}, {128, 128}, {128, 64}, {64, 128}};
+  std::vector<GemmWorkload> candidates;
+  std::vector<std::pair<int, int>> tried;
+  for (const auto& [m, n] : tile_shapes) {
+    GemmWorkload shaped = workload;
+    if (m > 0) {
+      if (workload.tile.m || workload.tile.n) continue;  // the user fixed the tile
+      shaped.tile.m = m;
+      shaped.tile.n = n;
+    }
+    const config::Loaded<hw::KernelProfile> kernel = resolve_gemm_kernel(shaped, spec);
+    if (!kernel.ok()) continue;  // does not fit this GPU
+    const std::pair<int, int> shape{kernel.value->tile_m, kernel.value->tile_n};
+    if (std::find(tried.begin(), tried.end(), shape) != tried.end()) continue;
+    tried.push_back(shape);
+    add_schedules(shaped, candidates, useful_split_counts(shaped, *kernel.value, spec));
+  }
+  return candidates;
+}
+
+}  // namespace tilesim::workloads

@@ -1,0 +1,19 @@
+#pragma once
+// The concrete schedules `schedule: compare` and `schedule: auto` try.
+//   compare: data-parallel, split-K (serial and parallel, default splits) and
+//            the three Stream-K modes, all with the workload's tile.
+//   auto:    the same schedules plus split counts 2..32, over a small set of
+//            tile shapes that fit the hardware; the fastest wins.
+
+#include <vector>
+
+#include "hwmodels/hardware_spec.hpp"
+#include "workloads/gemm/gemm_workload.hpp"
+
+namespace tilesim::workloads {
+
+std::vector<GemmWorkload> compare_candidates(const GemmWorkload& workload);
+std::vector<GemmWorkload> auto_candidates(const GemmWorkload& workload,
+                                          const hw::HardwareSpec& spec);
+
+}  // namespace tilesim::workloads

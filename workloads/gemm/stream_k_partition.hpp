@@ -1,0 +1,33 @@
+#pragma once
+// How Stream-K divides a GEMM: which tiles go to the Stream-K units (spread as
+// MAC iterations over a persistent grid, crossing tile boundaries) and which
+// run data-parallel, and which unit covers which iterations.
+
+#include <cstdint>
+
+#include "workloads/gemm/gemm_workload.hpp"
+
+namespace tilesim::workloads {
+
+class StreamKPartition {
+ public:
+  // `persistent_ctas`: CTAs resident at once (SMs x occupancy).
+  StreamKPartition(StreamKMode mode, std::int64_t tiles, std::int64_t k_blocks_per_tile,
+                   std::int64_t persistent_ctas);
+
+  std::int64_t stream_k_tiles() const { return stream_k_tiles_; }  // the first tiles in order
+  std::int64_t data_parallel_tiles() const { return tiles_ - stream_k_tiles_; }
+  std::int64_t stream_k_units() const { return units_; }
+  std::int64_t iterations() const { return stream_k_tiles_ * k_blocks_; }
+  // Unit u covers MAC iterations [first_iteration(u), first_iteration(u + 1)).
+  std::int64_t first_iteration(std::int64_t unit) const { return unit * iterations() / units_; }
+  std::int64_t unit_of(std::int64_t iteration) const;
+
+ private:
+  std::int64_t tiles_;
+  std::int64_t k_blocks_;
+  std::int64_t stream_k_tiles_ = 0;
+  std::int64_t units_ = 0;
+};
+
+}  // namespace tilesim::workloads

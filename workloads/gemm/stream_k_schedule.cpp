@@ -1,0 +1,113 @@
+#include "workloads/gemm/stream_k_schedule.hpp"
+
+#include <algorithm>
+
+#include "sim/gpu/block_scheduler.hpp"
+#include "workloads/gemm/gemm_cta_program.hpp"
+#include "workloads/gemm/gemm_kernel_launch.hpp"
+#include "workloads/gemm/stream_k_partition.hpp"
+#include "workloads/gemm/tile_rasterizer.hpp"
+
+namespace tilesim::workloads {
+namespace {
+
+class StreamKPrograms final : public gpu::CtaProgramSource {
+ public:
+  StreamKPrograms(const GemmProblem& problem, const hw::KernelProfile& kernel,
+                  std::int64_t persistent_ctas, StreamKMode mode, FixupOrder fixup)
+      : builder_(problem, kernel),
+        // Tiles are visited in rasterization order, without cluster padding.
+        rasterizer_(builder_.tile_rows(), builder_.tile_cols(), kernel.swizzle, {1, 1}),
+        partition_(mode, builder_.tile_count(), builder_.k_blocks(), persistent_ctas),
+        fixup_(fixup) {}
+
+  std::int64_t cta_count() const {
+    return partition_.stream_k_units() + partition_.data_parallel_tiles();
+  }
+
+  gpu::CtaProgram program(std::int64_t cta_index) const override {
+    gpu::CtaProgram program;
+    if (cta_index < partition_.stream_k_units()) {
+      add_stream_k_unit(program, cta_index);
+    } else {
+      const TileCoord tile =
+          tile_at(partition_.stream_k_tiles() + cta_index - partition_.stream_k_units());
+      const std::uint16_t segment = builder_.begin_segment(program, tile, 0, builder_.k_blocks());
+      builder_.add_main_loop(program, segment, tile, 0, builder_.k_blocks(), true);
+      builder_.add_epilogue(program, segment, tile);
+    }
+    return program;
+  }
+
+ private:
+  TileCoord tile_at(std::int64_t order) const { return *rasterizer_.tile_of(order); }
+
+  void add_stream_k_unit(gpu::CtaProgram& program, std::int64_t unit) const {
+    const std::int64_t k_blocks = builder_.k_blocks();
+    const std::int64_t end = partition_.first_iteration(unit + 1);
+    for (std::int64_t iteration = partition_.first_iteration(unit); iteration < end;) {
+      const std::int64_t order = iteration / k_blocks;
+      const std::int64_t k_begin = iteration - order * k_blocks;
+      const std::int64_t k_end = std::min(k_blocks, k_begin + (end - iteration));
+      const TileCoord tile = tile_at(order);
+      const std::uint16_t segment = builder_.begin_segment(program, tile, k_begin, k_end);
+      builder_.add_main_loop(program, segment, tile, k_begin, k_end, program.steps.empty());
+      add_fixup(program, segment, tile, order, unit, k_begin, k_end);
+      iteration += k_end - k_begin;
+    }
+  }
+
+  void add_fixup(gpu::CtaProgram& program, std::uint16_t segment, TileCoord tile,
+                 std::int64_t order, std::int64_t unit, std::int64_t k_begin,
+                 std::int64_t k_end) const {
+    const std::int64_t k_blocks = builder_.k_blocks();
+    if (k_begin == 0 && k_end == k_blocks) {
+      builder_.add_epilogue(program, segment, tile);
+      return;
+    }
+    const std::int64_t owner = partition_.unit_of(order * k_blocks);
+    const std::int64_t last_peer = partition_.unit_of(order * k_blocks + k_blocks - 1);
+    const std::uint32_t flag = builder_.tile_flag(tile);
+    if (k_begin == 0) {
+      const std::int64_t peers = last_peer - owner;
+      builder_.add_partial_reduce(program, segment, tile, gpu::FlagWait{flag, peers}, 1);
+      builder_.add_epilogue(program, segment, tile);
+      return;
+    }
+    // The turnstile runs from the tile's last k-range back towards the owner:
+    // the peer holding the last iterations does them first in its own range,
+    // so each peer is done by the time its predecessor in the turnstile is.
+    const std::int64_t rank = last_peer - unit + 1;
+    if (fixup_ == FixupOrder::deterministic && rank > 1) {
+      builder_.add_partial_store(program, segment, tile, gpu::FlagWait{flag, rank - 1}, true, 0);
+    } else {
+      // The first peer, or any peer adding atomically in L2, just stores.
+      builder_.add_partial_store(program, segment, tile, std::nullopt, false, 0);
+    }
+  }
+
+  GemmCtaProgramBuilder builder_;
+  TileRasterizer rasterizer_;
+  StreamKPartition partition_;
+  FixupOrder fixup_;
+};
+
+}  // namespace
+
+gpu::KernelPlan StreamKSchedule::lower(const GemmWorkload& workload,
+                                       const hw::KernelProfile& kernel,
+                                       const hw::HardwareSpec& spec) const {
+  const std::int64_t persistent_ctas =
+      std::int64_t{spec.sm.count} *
+      gpu::BlockScheduler(spec.sm).ctas_per_sm(gemm_footprint(workload.problem, kernel));
+  auto programs = std::make_shared<StreamKPrograms>(workload.problem, kernel, persistent_ctas,
+                                                    workload.stream_k_mode, workload.fixup);
+  gpu::KernelPlan plan;
+  // Units are dispatched one by one; multicast within a cluster is kept in the
+  // reads (see docs/gemm-schedules.md).
+  plan.kernels.push_back(gemm_kernel_launch(workload.name + ".gemm_stream_k", workload.problem,
+                                            kernel, programs->cta_count(), programs, 1));
+  return plan;
+}
+
+}  // namespace tilesim::workloads

@@ -1,0 +1,21 @@
+#pragma once
+// Stream-K GEMM (Osama et al., PPoPP 2023): the MAC iterations of the Stream-K
+// tiles are divided evenly over a persistent grid of SMs x occupancy units,
+// crossing tile boundaries; data-parallel tiles (hybrid modes) follow as
+// ordinary CTAs. A unit that covers a tile's first iterations owns the tile:
+// it waits on the tile's flag for the peers that covered the rest (each wrote
+// an fp32 partial to the workspace and raised the flag), adds their partials
+// and stores the output. Peers add in (reverse) k order behind a turnstile
+// (deterministic) or atomically as they finish (atomic).
+
+#include "workloads/gemm/gemm_schedule.hpp"
+
+namespace tilesim::workloads {
+
+class StreamKSchedule final : public GemmSchedule {
+ public:
+  gpu::KernelPlan lower(const GemmWorkload& workload, const hw::KernelProfile& kernel,
+                        const hw::HardwareSpec& spec) const override;
+};
+
+}  // namespace tilesim::workloads

@@ -1,0 +1,52 @@
+#pragma once
+// Reads a sweep YAML file (configs/sweeps/*.yaml) into a validated SweepSpec.
+//
+//   hardware: h100_sxm
+//   workload:                       # one study workload (`name` optional)
+//     gemm: {m: 1536, n: 1536, k: 1536, dtype: bf16}
+//   schedules: [data_parallel, stream_k]   # optional
+//   vary:                           # 1 or 2 keys; points = cartesian product
+//     - key: gemm.m
+//       values: [256, 512, 1024]
+//     - key: hw.l2.capacity
+//       range: {from: "25 MiB", to: "200 MiB", factor: 2}
+//   plot: {y: time_us}
+//
+// Every point is checked before any runs, like a workload of a study on its
+// hardware; every problem is reported at once, at the sweep-file position of the
+// entry that caused it.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hwmodels/diagnostics.hpp"
+#include "hwmodels/hardware_loader.hpp"
+#include "hwmodels/schema_markdown.hpp"
+#include "workloads/sweep/sweep_spec.hpp"
+
+namespace tilesim::workloads {
+
+// Simulations (points x schedules) one sweep may ask for.
+inline constexpr std::size_t kMaxSweepSimulations = 100000;
+
+struct SweepLoadOptions {
+  std::filesystem::path config_dir;              // configs/: hardware names live in hw/
+  std::optional<std::string> hardware_override;  // --hw: instead of the file's `hardware`
+  std::vector<hw::FieldOverride> overrides;      // --set: applied to every point
+  std::vector<std::string> schedule_names;       // what `schedules:` may name
+};
+
+config::Loaded<SweepSpec> load_sweep(const std::filesystem::path& path,
+                                     const SweepLoadOptions& options);
+
+// The same for sweep YAML held in memory; `origin` names it in diagnostics, and
+// relative hardware paths are taken relative to it.
+config::Loaded<SweepSpec> load_sweep_text(const std::string& text, const std::string& origin,
+                                          const SweepLoadOptions& options);
+
+// The keys of a sweep file and of a `vary:` entry, as reference tables.
+std::vector<config::ReferenceSection> sweep_reference_sections();
+
+}  // namespace tilesim::workloads

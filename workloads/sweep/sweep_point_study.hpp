@@ -1,0 +1,68 @@
+#pragma once
+// One point of a sweep as a one-workload study: the sweep's `workload:` map with
+// the point's values and schedule set, read by the study loader
+// (load_study_text) and checked against the point's hardware exactly like a
+// workload of a study file.
+//
+// The study text is generated, so the loader's positions are in that text. Each
+// problem is mapped back to the sweep file: to the `vary:` value (or key) that
+// caused it, to the `schedules:` item, or to the node of `workload:` it is about.
+// The generated text is written in YAML flow style, where every node has a
+// position of its own, so the mapping is exact.
+
+#include <yaml-cpp/yaml.h>
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "hwmodels/diagnostics.hpp"
+#include "hwmodels/hardware_spec.hpp"
+#include "workloads/gemm/gemm_workload.hpp"
+#include "workloads/sweep/sweep_spec.hpp"
+
+namespace tilesim::workloads {
+
+// A workload key set by the point.
+struct PointSetting {
+  std::string key;    // "gemm.m"
+  std::string value;  // "256"
+  SweepSource value_source;
+  SweepSource key_source;
+};
+
+struct PointSchedule {
+  std::string name;
+  SweepSource source;
+};
+
+class SweepPointStudy {
+ public:
+  // `workload`: the sweep's `workload:` map as read from `file`; `schedule_names`
+  // as for load_study.
+  SweepPointStudy(const YAML::Node& workload, std::string file,
+                  std::vector<std::string> schedule_names);
+
+  // The point's workload, or its problems in sweep-file terms. With `hardware`,
+  // the kernel (profile and tile overrides) is resolved against it too; `point`
+  // ("tile.m = 256, tile.stages = 4"), when not empty, is added to a kernel
+  // problem laid at a varied value, since it depends on the other values too.
+  config::Loaded<GemmWorkload> load(std::span<const PointSetting> settings,
+                                    const std::optional<PointSchedule>& schedule,
+                                    const hw::HardwareSpec* hardware,
+                                    const std::string& point = "") const;
+
+ private:
+  // `item`: the workload with the point's settings applied.
+  std::string study_text(YAML::Node item, const std::optional<PointSchedule>& schedule) const;
+  config::Diagnostics map_back(const config::Diagnostics& problems, const std::string& text,
+                               std::span<const PointSetting> settings,
+                               const std::optional<PointSchedule>& schedule) const;
+
+  YAML::Node workload_;
+  std::string file_;
+  std::vector<std::string> schedule_names_;
+};
+
+}  // namespace tilesim::workloads
