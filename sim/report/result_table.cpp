@@ -60,11 +60,11 @@ std::string result_table(const StudyReport& report) {
   std::string choices;
   for (const workloads::WorkloadRun& run : report.runs) {
     if (!run.choice) continue;
-    choices +=
-        fmt::format("{}: auto chose {} {} of {} candidates; runner-up {} at {:.2f} us (+{:.1f}%)\n",
-                    run.name, run.schedule, tile(run), run.choice->candidates,
-                    run.choice->runner_up, run.choice->runner_up_time_us,
-                    100 * (run.choice->runner_up_time_us / run.result.time_us() - 1));
+    choices += fmt::format(
+        "{}: auto chose {} {} of {} candidates; runner-up {} at {:.2f} us (+{:.1f}%)\n", run.name,
+        std::string_view(run.schedule).substr(run.schedule.find(':') + 1), tile(run),
+        run.choice->candidates, run.choice->runner_up, run.choice->runner_up_time_us,
+        100 * (run.choice->runner_up_time_us / run.result.time_us() - 1));
   }
   if (!choices.empty()) out += "\n" + choices;
   out +=
