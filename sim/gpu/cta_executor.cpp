@@ -86,7 +86,7 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
   for (const BlockRead& read : step.reads) {
     read_bytes += read.bytes;
     l2_read_bytes += read.bytes / read.multicast;
-    missed_bytes += l2_.read(read.key, read.bytes);
+    missed_bytes += l2_.read(read.key, read.part_begin, read.part_end, read.bytes);
   }
   if (step.write_key) {
     l2_.write(*step.write_key, step.write_bytes);

@@ -27,6 +27,10 @@ struct BlockRead {
   double bytes = 0;
   // CTAs of a cluster that receive this block from one L2 read (TMA multicast).
   int multicast = 1;
+  // The part of the block read, in any unit along it (GEMMs use k-blocks);
+  // CTAs reading disjoint parts of one block do not share bytes.
+  std::int64_t part_begin = 0;
+  std::int64_t part_end = 1;
 };
 
 enum class ExecutionUnit : std::uint8_t { tensor, fp32, sfu };

@@ -1,19 +1,36 @@
 #include "sim/gpu/l2_reuse_model.hpp"
 
+#include <algorithm>
+
 namespace tilesim::gpu {
 
-double L2ReuseModel::read(const BlockKey& key, double bytes) {
-  auto [entry, inserted] = last_use_.try_emplace(key, filled_bytes_);
-  const bool resident = !inserted && filled_bytes_ - entry->second < capacity_bytes_;
-  const double missed_bytes = resident ? 0.0 : bytes;
+double L2ReuseModel::read(const BlockKey& key, std::int64_t part_begin, std::int64_t part_end,
+                          double bytes) {
+  std::vector<ResidentPart>& parts = blocks_[key];
+  std::erase_if(parts, [this](const ResidentPart& part) { return !resident(part); });
+  std::int64_t covered = 0;
+  for (const ResidentPart& part : parts) {
+    covered +=
+        std::max<std::int64_t>(0, std::min(part.end, part_end) - std::max(part.begin, part_begin));
+  }
+  const auto width = static_cast<double>(std::max<std::int64_t>(1, part_end - part_begin));
+  const double missed_bytes = bytes * (1 - static_cast<double>(covered) / width);
   filled_bytes_ += missed_bytes;
-  entry->second = filled_bytes_;
+  // Parts this read touches merge into one, used now.
+  ResidentPart merged{part_begin, part_end, filled_bytes_};
+  std::erase_if(parts, [&](const ResidentPart& part) {
+    if (part.end < merged.begin || part.begin > merged.end) return false;
+    merged.begin = std::min(merged.begin, part.begin);
+    merged.end = std::max(merged.end, part.end);
+    return true;
+  });
+  parts.push_back(merged);
   return missed_bytes;
 }
 
 void L2ReuseModel::write(const BlockKey& key, double bytes) {
   filled_bytes_ += bytes;
-  last_use_[key] = filled_bytes_;
+  blocks_[key] = {ResidentPart{0, 1, filled_bytes_}};
 }
 
 }  // namespace tilesim::gpu

@@ -4,10 +4,13 @@
 // bytes have been filled into L2 since then (an LRU stack-distance estimate
 // that counts fills, not hits). CTAs that run together and read the same
 // A row-panel or B column-panel chunk therefore share one HBM read, and reuse
-// across waves depends on how much was streamed in between.
+// across waves depends on how much was streamed in between. A block is
+// tracked as parts (e.g. k-block ranges of a panel chunk), so CTAs that read
+// disjoint parts of it (split-K slices, Stream-K units) each miss their own.
 
 #include <cstdint>
 #include <unordered_map>
+#include <vector>
 
 #include "sim/gpu/kernel_plan.hpp"
 
@@ -25,8 +28,9 @@ class L2ReuseModel {
  public:
   explicit L2ReuseModel(double capacity_bytes) : capacity_bytes_(capacity_bytes) {}
 
-  // Records a read of `bytes` of block `key`; returns the bytes that miss.
-  double read(const BlockKey& key, double bytes);
+  // Records a read of `bytes`, the part [part_begin, part_end) of block `key`;
+  // returns the bytes that miss.
+  double read(const BlockKey& key, std::int64_t part_begin, std::int64_t part_end, double bytes);
   // Written data is allocated in L2 and displaces other blocks; under a key, a
   // later read of it can hit.
   void write(double bytes) { filled_bytes_ += bytes; }
@@ -36,7 +40,15 @@ class L2ReuseModel {
  private:
   double capacity_bytes_;
   double filled_bytes_ = 0;
-  std::unordered_map<BlockKey, double, BlockKeyHash> last_use_;  // fill count at last use
+  struct ResidentPart {
+    std::int64_t begin;
+    std::int64_t end;
+    double filled_at;  // fill count at its last use
+  };
+  bool resident(const ResidentPart& part) const {
+    return filled_bytes_ - part.filled_at < capacity_bytes_;
+  }
+  std::unordered_map<BlockKey, std::vector<ResidentPart>, BlockKeyHash> blocks_;
 };
 
 }  // namespace tilesim::gpu

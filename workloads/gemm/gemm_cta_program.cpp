@@ -83,10 +83,14 @@ void GemmCtaProgramBuilder::add_main_loop(gpu::CtaProgram& program, std::uint16_
     step.reads = {
         {{tensors_.a, static_cast<std::uint32_t>(tile.row), chunk_id},
          rows * k * element_bytes,
-         kernel_.cluster.n},
+         kernel_.cluster.n,
+         begin,
+         end},
         {{tensors_.b, static_cast<std::uint32_t>(tile.col), chunk_id},
          cols * k * element_bytes,
-         kernel_.cluster.m},
+         kernel_.cluster.m,
+         begin,
+         end},
     };
     step.bytes_in_flight = in_flight;
     step.waits_for_first_data = fills_pipeline && begin == k_block_begin;
@@ -112,7 +116,7 @@ void GemmCtaProgramBuilder::add_partial_store(gpu::CtaProgram& program, std::uin
   const double bytes = partial_bytes(tile);
   const gpu::BlockKey key{tensors_.workspace, tile_flag(tile), slot};
   if (accumulate) {
-    store.reads = {{key, bytes, 1}};
+    store.reads = {{key, bytes, 1, 0, 1}};
     store.bytes_in_flight = bytes;  // the whole tile is loaded at once
     store.unit = gpu::ExecutionUnit::fp32;
     store.flops = bytes / kFp32Bytes;
@@ -132,7 +136,7 @@ void GemmCtaProgramBuilder::add_partial_reduce(gpu::CtaProgram& program, std::ui
   const double bytes = partial_bytes(tile);
   for (int slot = 0; slot < partials; ++slot) {
     reduce.reads.push_back(
-        {{tensors_.workspace, tile_flag(tile), static_cast<std::uint32_t>(slot)}, bytes, 1});
+        {{tensors_.workspace, tile_flag(tile), static_cast<std::uint32_t>(slot)}, bytes, 1, 0, 1});
   }
   reduce.bytes_in_flight = bytes;
   reduce.unit = gpu::ExecutionUnit::fp32;

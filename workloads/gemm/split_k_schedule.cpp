@@ -18,7 +18,6 @@ class SplitKPrograms final : public gpu::CtaProgramSource {
       : builder_(problem, kernel),
         rasterizer_(builder_.tile_rows(), builder_.tile_cols(), kernel.swizzle, kernel.cluster),
         splits_(splits),
-        k_blocks_per_split_((builder_.k_blocks() + splits - 1) / splits),
         reduction_(reduction) {}
 
   std::int64_t cta_count() const { return rasterizer_.cta_count() * splits_; }
@@ -28,8 +27,9 @@ class SplitKPrograms final : public gpu::CtaProgramSource {
     const auto split = static_cast<int>(cta_index / rasterizer_.cta_count());
     const std::optional<TileCoord> tile = rasterizer_.tile_of(cta_index % rasterizer_.cta_count());
     if (!tile) return program;  // padding CTA of an edge cluster
-    const std::int64_t k_begin = std::min(builder_.k_blocks(), split * k_blocks_per_split_);
-    const std::int64_t k_end = std::min(builder_.k_blocks(), k_begin + k_blocks_per_split_);
+    // Balanced slices, as the reference kernel cuts them: no slice is empty.
+    const std::int64_t k_begin = split * builder_.k_blocks() / splits_;
+    const std::int64_t k_end = (split + 1) * builder_.k_blocks() / splits_;
     const std::uint16_t segment = builder_.begin_segment(program, *tile, k_begin, k_end);
     builder_.add_main_loop(program, segment, *tile, k_begin, k_end, true);
     if (reduction_ == SplitKReduction::parallel) {
@@ -60,7 +60,6 @@ class SplitKPrograms final : public gpu::CtaProgramSource {
   GemmCtaProgramBuilder builder_;
   TileRasterizer rasterizer_;
   int splits_;
-  std::int64_t k_blocks_per_split_;
   SplitKReduction reduction_;
 };
 

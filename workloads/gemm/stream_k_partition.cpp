@@ -5,7 +5,8 @@
 namespace tilesim::workloads {
 
 StreamKPartition::StreamKPartition(StreamKMode mode, std::int64_t tiles,
-                                   std::int64_t k_blocks_per_tile, std::int64_t persistent_ctas)
+                                   std::int64_t k_blocks_per_tile, std::int64_t persistent_ctas,
+                                   std::int64_t min_iterations_per_unit)
     : tiles_(tiles), k_blocks_(k_blocks_per_tile) {
   const std::int64_t full_waves = tiles / persistent_ctas;
   const std::int64_t remainder = tiles % persistent_ctas;
@@ -23,7 +24,9 @@ StreamKPartition::StreamKPartition(StreamKMode mode, std::int64_t tiles,
           remainder == 0 ? 0 : remainder + std::min<std::int64_t>(full_waves, 1) * persistent_ctas;
       break;
   }
-  units_ = std::min(persistent_ctas, stream_k_tiles_ * k_blocks_);
+  units_ =
+      std::clamp<std::int64_t>(iterations() / std::max<std::int64_t>(1, min_iterations_per_unit),
+                               std::min<std::int64_t>(1, iterations()), persistent_ctas);
 }
 
 std::int64_t StreamKPartition::unit_of(std::int64_t iteration) const {

@@ -11,9 +11,11 @@ namespace tilesim::workloads {
 
 class StreamKPartition {
  public:
-  // `persistent_ctas`: CTAs resident at once (SMs x occupancy).
+  // `persistent_ctas`: CTAs resident at once (SMs x occupancy). Units are
+  // capped so that each gets at least `min_iterations_per_unit` iterations:
+  // more units would mostly add fixup.
   StreamKPartition(StreamKMode mode, std::int64_t tiles, std::int64_t k_blocks_per_tile,
-                   std::int64_t persistent_ctas);
+                   std::int64_t persistent_ctas, std::int64_t min_iterations_per_unit = 1);
 
   std::int64_t stream_k_tiles() const { return stream_k_tiles_; }  // the first tiles in order
   std::int64_t data_parallel_tiles() const { return tiles_ - stream_k_tiles_; }

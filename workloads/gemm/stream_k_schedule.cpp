@@ -11,6 +11,14 @@
 namespace tilesim::workloads {
 namespace {
 
+// A unit covers at least this many MAC iterations (the reference kernel's
+// grid heuristic): a deterministic turnstile costs a serial step per peer, so
+// tiles are cut into at most about eight pieces; atomic fixup is cheaper.
+std::int64_t min_iterations_per_unit(FixupOrder fixup, std::int64_t k_blocks) {
+  if (fixup == FixupOrder::atomic) return 4;
+  return std::max<std::int64_t>(8, (k_blocks + 7) / 8);
+}
+
 class StreamKPrograms final : public gpu::CtaProgramSource {
  public:
   StreamKPrograms(const GemmProblem& problem, const hw::KernelProfile& kernel,
@@ -18,7 +26,8 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
       : builder_(problem, kernel),
         // Tiles are visited in rasterization order, without cluster padding.
         rasterizer_(builder_.tile_rows(), builder_.tile_cols(), kernel.swizzle, {1, 1}),
-        partition_(mode, builder_.tile_count(), builder_.k_blocks(), persistent_ctas),
+        partition_(mode, builder_.tile_count(), builder_.k_blocks(), persistent_ctas,
+                   min_iterations_per_unit(fixup, builder_.k_blocks())),
         fixup_(fixup) {}
 
   std::int64_t cta_count() const {

@@ -17,63 +17,80 @@ constexpr BlockKey kD{1, 0, 0};
 
 TEST(L2ReuseModel, FirstReadMissesAndAReReadHits) {
   L2ReuseModel l2(1000);
-  EXPECT_DOUBLE_EQ(l2.read(kA, 100), 100);
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100), 100);
   EXPECT_DOUBLE_EQ(l2.filled_bytes(), 100);
-  EXPECT_DOUBLE_EQ(l2.read(kA, 100), 0);
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100), 0);
   // A hit fills nothing.
   EXPECT_DOUBLE_EQ(l2.filled_bytes(), 100);
 }
 
 TEST(L2ReuseModel, KeysDifferingInAnyFieldAreDifferentBlocks) {
   L2ReuseModel l2(1e9);
-  EXPECT_DOUBLE_EQ(l2.read(kA, 10), 10);
-  EXPECT_DOUBLE_EQ(l2.read(kB, 10), 10);  // other chunk
-  EXPECT_DOUBLE_EQ(l2.read(kC, 10), 10);  // other panel
-  EXPECT_DOUBLE_EQ(l2.read(kD, 10), 10);  // other tensor
-  EXPECT_DOUBLE_EQ(l2.read(BlockKey{0, 1, 1}, 10), 10);
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 10), 10);
+  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 1, 10), 10);  // other chunk
+  EXPECT_DOUBLE_EQ(l2.read(kC, 0, 1, 10), 10);  // other panel
+  EXPECT_DOUBLE_EQ(l2.read(kD, 0, 1, 10), 10);  // other tensor
+  EXPECT_DOUBLE_EQ(l2.read(BlockKey{0, 1, 1}, 0, 1, 10), 10);
   EXPECT_DOUBLE_EQ(l2.filled_bytes(), 50);
-  for (const BlockKey& key : {kA, kB, kC, kD}) EXPECT_DOUBLE_EQ(l2.read(key, 10), 0);
+  for (const BlockKey& key : {kA, kB, kC, kD}) EXPECT_DOUBLE_EQ(l2.read(key, 0, 1, 10), 0);
 }
 
 TEST(L2ReuseModel, ABlockMissesAgainAfterMoreThanCapacityOfOtherFills) {
   L2ReuseModel l2(1000);
-  l2.read(kA, 100);                           // filled 100, A last used at 100
-  EXPECT_DOUBLE_EQ(l2.read(kB, 500), 500);    // filled 600
-  EXPECT_DOUBLE_EQ(l2.read(kC, 399), 399);    // filled 999: 899 since A
-  EXPECT_DOUBLE_EQ(l2.read(kA, 100), 0);      // still resident; A now at 999
-  EXPECT_DOUBLE_EQ(l2.read(kD, 1001), 1001);  // filled 2000: 1001 since A
-  EXPECT_DOUBLE_EQ(l2.read(kA, 100), 100);    // evicted: a miss, filled again
+  l2.read(kA, 0, 1, 100);                           // filled 100, A last used at 100
+  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 1, 500), 500);    // filled 600
+  EXPECT_DOUBLE_EQ(l2.read(kC, 0, 1, 399), 399);    // filled 999: 899 since A
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100), 0);      // still resident; A now at 999
+  EXPECT_DOUBLE_EQ(l2.read(kD, 0, 1, 1001), 1001);  // filled 2000: 1001 since A
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100), 100);    // evicted: a miss, filled again
   EXPECT_DOUBLE_EQ(l2.filled_bytes(), 2100);
   // B (last used at 600) and C (at 999) are long gone too.
-  EXPECT_DOUBLE_EQ(l2.read(kB, 500), 500);
+  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 1, 500), 500);
 }
 
 TEST(L2ReuseModel, ExactlyCapacityOfOtherFillsEvicts) {
   // A plus `capacity` bytes of others no longer fit.
   L2ReuseModel l2(1000);
-  l2.read(kA, 100);                           // A at 100
-  EXPECT_DOUBLE_EQ(l2.read(kB, 1000), 1000);  // filled 1100: 1000 since A
-  EXPECT_DOUBLE_EQ(l2.read(kA, 100), 100);
+  l2.read(kA, 0, 1, 100);                           // A at 100
+  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 1, 1000), 1000);  // filled 1100: 1000 since A
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100), 100);
 }
 
 TEST(L2ReuseModel, AHitRefreshesTheBlock) {
   // Without the refresh at 700, A (filled at 100) would be 1000 behind at 1100.
   L2ReuseModel l2(1000);
-  l2.read(kA, 100);                       // filled 100
-  l2.read(kB, 600);                       // filled 700
-  EXPECT_DOUBLE_EQ(l2.read(kA, 100), 0);  // A at 700
-  l2.read(kC, 400);                       // filled 1100: 400 since A
-  EXPECT_DOUBLE_EQ(l2.read(kA, 100), 0);
+  l2.read(kA, 0, 1, 100);                       // filled 100
+  l2.read(kB, 0, 1, 600);                       // filled 700
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100), 0);  // A at 700
+  l2.read(kC, 0, 1, 400);                       // filled 1100: 400 since A
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100), 0);
 }
 
 TEST(L2ReuseModel, WritesDisplaceResidentBlocks) {
   L2ReuseModel l2(1000);
-  l2.read(kA, 100);  // A at 100
-  l2.write(899);     // filled 999: 899 since A
+  l2.read(kA, 0, 1, 100);  // A at 100
+  l2.write(899);           // filled 999: 899 since A
   EXPECT_DOUBLE_EQ(l2.filled_bytes(), 999);
-  EXPECT_DOUBLE_EQ(l2.read(kA, 100), 0);  // A at 999
-  l2.write(1000);                         // 1000 since A
-  EXPECT_DOUBLE_EQ(l2.read(kA, 100), 100);
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100), 0);  // A at 999
+  l2.write(1000);                               // 1000 since A
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100), 100);
+}
+
+}  // namespace
+}  // namespace tilesim::gpu
+
+namespace tilesim::gpu {
+namespace {
+
+// Split-K slices and Stream-K units read disjoint k-ranges of one panel chunk:
+// each range comes from HBM once, an overlap is only partly a hit.
+TEST(L2ReuseModel, DisjointPartsOfABlockMissSeparately) {
+  L2ReuseModel l2(1e9);
+  const BlockKey chunk{1, 3, 0};
+  EXPECT_DOUBLE_EQ(l2.read(chunk, 0, 8, 800), 800);
+  EXPECT_DOUBLE_EQ(l2.read(chunk, 8, 16, 800), 800);   // the other half: all new
+  EXPECT_DOUBLE_EQ(l2.read(chunk, 0, 16, 1600), 0);    // both halves resident
+  EXPECT_DOUBLE_EQ(l2.read(chunk, 12, 20, 800), 400);  // 16..20 is new
 }
 
 }  // namespace

@@ -1,0 +1,74 @@
+#pragma once
+// Instantiating gemm_kernel for the compiled (tile variant, input, output)
+// choices of one scheduler; included by each gemm_kernels_<schedule>.cu.
+// m128n128k32_w8_s4 and m256n128k64_w8_s3: bf16/fp16 in, bf16/fp16/fp32 out;
+// the other tile variants: bf16 -> bf16 only. Each with and without 16-byte
+// vector loads.
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "kernels/gemm/gemm_kernel.cuh"
+#include "kernels/gemm/gemm_kernel_registry.hpp"
+
+namespace tilesim::kernels::gemm {
+
+template <class Cfg, typename In, typename Out, class Scheduler>
+GemmKernelHandle handle_of(bool vector_loads) {
+  const void* function =
+      vector_loads ? reinterpret_cast<const void*>(&gemm_kernel<Cfg, In, Out, Scheduler, true>)
+                   : reinterpret_cast<const void*>(&gemm_kernel<Cfg, In, Out, Scheduler, false>);
+  return {function, Cfg::kThreads, Cfg::kSharedBytes};
+}
+
+template <class Cfg, typename In, class Scheduler>
+GemmKernelHandle handle_for_output(ElementType out, bool vector_loads) {
+  switch (out) {
+    case ElementType::bf16:
+      return handle_of<Cfg, In, __nv_bfloat16, Scheduler>(vector_loads);
+    case ElementType::fp16:
+      return handle_of<Cfg, In, __half, Scheduler>(vector_loads);
+    case ElementType::fp32:
+      return handle_of<Cfg, In, float, Scheduler>(vector_loads);
+  }
+  return {};
+}
+
+template <class Scheduler>
+GemmKernelHandle find_kernel_variant(GemmTileVariant variant, ElementType in, ElementType out,
+                                     bool vector_loads) {
+  using BF16 = __nv_bfloat16;
+  if (gemm_tile_variant_has_all_types(variant)) {
+    const bool big = variant == GemmTileVariant::m256n128k64_w8_s3;
+    switch (in) {
+      case ElementType::bf16:
+        return big ? handle_for_output<TileConfigM256N128K64W8S3, BF16, Scheduler>(out,
+                                                                                   vector_loads)
+                   : handle_for_output<TileConfigM128N128K32W8S4, BF16, Scheduler>(out,
+                                                                                   vector_loads);
+      case ElementType::fp16:
+        return big ? handle_for_output<TileConfigM256N128K64W8S3, __half, Scheduler>(out,
+                                                                                     vector_loads)
+                   : handle_for_output<TileConfigM128N128K32W8S4, __half, Scheduler>(out,
+                                                                                     vector_loads);
+      case ElementType::fp32:
+        return {};
+    }
+    return {};
+  }
+  if (in != ElementType::bf16 || out != ElementType::bf16) return {};
+  switch (variant) {
+    case GemmTileVariant::m128n128k32_w8_s4:
+    case GemmTileVariant::m256n128k64_w8_s3:
+      return {};  // above
+    case GemmTileVariant::m128n128k32_w4_s4:
+      return handle_of<TileConfigM128N128K32W4S4, BF16, BF16, Scheduler>(vector_loads);
+    case GemmTileVariant::m256n128k64_w8_s4:
+      return handle_of<TileConfigM256N128K64W8S4, BF16, BF16, Scheduler>(vector_loads);
+    case GemmTileVariant::m128n256k32_w8_s4:
+      return handle_of<TileConfigM128N256K32W8S4, BF16, BF16, Scheduler>(vector_loads);
+  }
+  return {};
+}
+
+}  // namespace tilesim::kernels::gemm

@@ -1,0 +1,31 @@
+#pragma once
+// Data-parallel schedule: CTA b computes the whole k-range of tile b (tiles in
+// rasterized order, gemm_kernel_params.cuh) and writes C. Grid: one CTA per tile.
+
+#include "kernels/gemm/gemm_kernel_params.cuh"
+
+namespace tilesim::kernels::gemm {
+
+struct DataParallelScheduler {
+  struct Params {};
+  static constexpr bool kSharesTiles = false;     // no peer/finisher fixup
+  static constexpr bool kWritesPartials = false;  // no split-K workspace
+
+  __device__ DataParallelScheduler(const GemmKernelParams& p, const Params&)
+      : iters_(p.iters_per_tile) {}
+
+  __device__ bool next(WorkUnit& unit) {
+    if (done_) return false;
+    done_ = true;
+    unit = WorkUnit{};
+    unit.tile = static_cast<int>(blockIdx.x);
+    unit.k_end = iters_;
+    return true;
+  }
+
+ private:
+  int iters_;
+  bool done_ = false;
+};
+
+}  // namespace tilesim::kernels::gemm

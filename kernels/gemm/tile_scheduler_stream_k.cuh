@@ -1,0 +1,98 @@
+#pragma once
+// Stream-K schedule on a persistent grid (at most SMs x occupancy CTAs, all
+// co-resident, which the fixup waits rely on). Tiles in rasterized order:
+//   SK tiles  [0, sk_tiles): their MAC iterations (tile-major, k-blocks inside)
+//             are split evenly over CTAs 0..sk_ctas-1 (CTA u takes iterations
+//             [u*I/U, (u+1)*I/U)); a CTA's range may cross tile boundaries.
+//   DP tiles  [sk_tiles, tiles): afterwards, CTA b does tiles b, b + grid, ...
+// A tile shared by several CTAs is finished by the CTA holding its first
+// k-block (the "finisher", which reaches it last: it is the end of its range);
+// the others (peers) add into its workspace tile first, in descending k order:
+// the CTA holding the tile's last k-blocks (the start of its range) goes first,
+// so no peer waits on one still busy with a long range (an ascending order
+// stalled such CTAs for most of the kernel on the H100).
+// The host (gemm_launch.cu) picks the SK tiles: pure: all; dp_one_tile: the
+// partial last wave; two_tile: that plus one full wave (1-2 tiles per CTA).
+
+#include "kernels/gemm/gemm_kernel_params.cuh"
+
+namespace tilesim::kernels::gemm {
+
+struct StreamKScheduler {
+  struct Params {
+    int sk_tiles = 0;        // tiles [0, sk_tiles) are Stream-K work
+    int dp_tiles = 0;        // tiles [sk_tiles, sk_tiles + dp_tiles) are whole-tile work
+    int sk_ctas = 0;         // U: CTAs sharing the Stream-K iterations
+    long long sk_iters = 0;  // I: sk_tiles x k-blocks per tile
+  };
+  static constexpr bool kSharesTiles = true;
+  static constexpr bool kWritesPartials = false;
+
+  __device__ StreamKScheduler(const GemmKernelParams& p, const Params& params)
+      : params_(params), iters_per_tile_(p.iters_per_tile), dp_next_(blockIdx.x) {
+    const long long cta = blockIdx.x;
+    if (cta < params.sk_ctas) {
+      sk_iter_ = first_iteration(cta);
+      sk_end_ = first_iteration(cta + 1);
+    }
+  }
+
+  __device__ bool next(WorkUnit& unit) {
+    if (sk_iter_ < sk_end_) {
+      next_stream_k(unit);
+      return true;
+    }
+    if (dp_next_ < params_.dp_tiles) {
+      unit = WorkUnit{};
+      unit.tile = params_.sk_tiles + static_cast<int>(dp_next_);
+      unit.k_end = iters_per_tile_;
+      dp_next_ += gridDim.x;
+      return true;
+    }
+    return false;
+  }
+
+ private:
+  __device__ long long first_iteration(long long cta) const {
+    return cta * params_.sk_iters / params_.sk_ctas;
+  }
+  // The CTA whose range holds `iter`: the largest u with first_iteration(u) <= iter.
+  __device__ long long cta_of(long long iter) const {
+    return ((iter + 1) * params_.sk_ctas - 1) / params_.sk_iters;
+  }
+
+  __device__ void next_stream_k(WorkUnit& unit) {
+    const long long sk_tile = sk_iter_ / iters_per_tile_;
+    const long long tile_begin = sk_tile * iters_per_tile_;
+    const long long tile_end = tile_begin + iters_per_tile_;
+    const long long segment_end = min(sk_end_, tile_end);
+    unit = WorkUnit{};
+    unit.tile = static_cast<int>(sk_tile);
+    unit.k_begin = static_cast<int>(sk_iter_ - tile_begin);
+    unit.k_end = static_cast<int>(segment_end - tile_begin);
+    unit.slot = static_cast<int>(sk_tile);
+    const bool starts = sk_iter_ == tile_begin;
+    const bool ends = segment_end == tile_end;
+    if (starts && ends) {
+      unit.role = FixupRole::whole;
+    } else if (starts) {
+      unit.role = FixupRole::finisher;
+      unit.peers = static_cast<int>(cta_of(tile_end - 1) - blockIdx.x);
+    } else {
+      // Turnstile from the last k-blocks down: the CTA holding the tile's tail
+      // meets it first in its range; a CTA whose whole range lies inside the
+      // tile has nothing else to do while it waits for its turn.
+      unit.role = FixupRole::peer;
+      unit.order = static_cast<int>(cta_of(tile_end - 1) - blockIdx.x) + 1;
+    }
+    sk_iter_ = segment_end;
+  }
+
+  Params params_;
+  int iters_per_tile_;
+  long long dp_next_;
+  long long sk_iter_ = 0;
+  long long sk_end_ = 0;
+};
+
+}  // namespace tilesim::kernels::gemm

@@ -1,0 +1,158 @@
+#include "kernels/measure/gemm_case.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "workloads/gemm/gemm_kernel_config.hpp"
+
+namespace tilesim::measure {
+namespace {
+
+std::optional<kernels::ElementType> element_type(hw::DataType type) {
+  switch (type) {
+    case hw::DataType::bf16:
+      return kernels::ElementType::bf16;
+    case hw::DataType::fp16:
+      return kernels::ElementType::fp16;
+    case hw::DataType::fp32:
+      return kernels::ElementType::fp32;
+    case hw::DataType::tf32:
+    case hw::DataType::fp8:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// The compiled tile variant that implements `profile` (the hardware's
+// tilesim_ref kernel profile with the workload's `tile:` overrides), or why
+// there is none.
+std::variant<kernels::GemmTileVariant, std::string> tile_variant(const hw::KernelProfile& profile,
+                                                                 kernels::ElementType input,
+                                                                 kernels::ElementType output) {
+  if (profile.cluster.m != 1 || profile.cluster.n != 1) {
+    return std::string("tilesim_ref has no thread-block clusters; use cluster {m: 1, n: 1}");
+  }
+  std::string compiled;
+  for (int v = 0; v < kernels::kGemmTileVariantCount; ++v) {
+    const auto variant = static_cast<kernels::GemmTileVariant>(v);
+    const kernels::GemmTileShape shape = kernels::gemm_tile_shape(variant);
+    const bool bf16 = input == kernels::ElementType::bf16 && output == kernels::ElementType::bf16;
+    if (!kernels::gemm_tile_variant_has_all_types(variant) && !bf16) continue;
+    compiled += fmt::format("{}{{m: {}, n: {}, k: {}, stages: {}, warps: {}}}",
+                            compiled.empty() ? "" : ", ", shape.m, shape.n, shape.k, shape.stages,
+                            shape.warps);
+    if (profile.tile_m == shape.m && profile.tile_n == shape.n && profile.tile_k == shape.k &&
+        profile.stages == shape.stages && profile.warps == shape.warps) {
+      return variant;
+    }
+  }
+  return fmt::format(
+      "no compiled tilesim_ref kernel has tile {{m: {}, n: {}, k: {}, stages: {}, "
+      "warps: {}}} for {} -> {}; compiled: {}",
+      profile.tile_m, profile.tile_n, profile.tile_k, profile.stages, profile.warps,
+      kernels::to_string(input), kernels::to_string(output), compiled);
+}
+
+kernels::StreamKMode stream_k_mode(workloads::StreamKMode mode) {
+  switch (mode) {
+    case workloads::StreamKMode::pure:
+      return kernels::StreamKMode::pure;
+    case workloads::StreamKMode::dp_one_tile:
+      return kernels::StreamKMode::dp_one_tile;
+    case workloads::StreamKMode::two_tile:
+      return kernels::StreamKMode::two_tile;
+  }
+  return kernels::StreamKMode::two_tile;
+}
+
+}  // namespace
+
+int default_splits(const kernels::GemmLaunchConfig& config) {
+  const kernels::GemmLaunchPlan plan = kernels::plan_gemm(config);
+  const std::int64_t resident = config.device.resident_ctas(config.tile);
+  const std::int64_t splits = std::max<std::int64_t>(2, resident / plan.tiles);
+  return static_cast<int>(std::clamp<std::int64_t>(splits, 1, plan.iters_per_tile));
+}
+
+std::variant<GemmCase, CaseError> make_gemm_case(const workloads::GemmWorkload& workload,
+                                                 const hw::HardwareSpec& hardware,
+                                                 const kernels::GemmDeviceLimits& device,
+                                                 std::optional<kernels::GemmTileVariant> forced) {
+  GemmCase gemm;
+  gemm.name = workload.name;
+  gemm.schedule = workload.schedule;
+  if (workload.kernel == "library") {
+    gemm.implementation = GemmImplementation::library;
+  } else if (workload.kernel == "tilesim_ref") {
+    gemm.implementation = GemmImplementation::tilesim_ref;
+  } else {
+    return CaseError{
+        fmt::format("kernel `{}` has no implementation in tilesim-measure; "
+                    "measurable kernels: library (cuBLAS), tilesim_ref",
+                    workload.kernel)};
+  }
+  const auto input = element_type(workload.problem.input_type);
+  const auto output = element_type(workload.problem.output_type);
+  if (!input || *input == kernels::ElementType::fp32 || !output) {
+    return CaseError{
+        fmt::format("no {} kernel for dtype {} -> {}; measurable: bf16 or fp16 "
+                    "in, bf16, fp16 or fp32 out",
+                    workload.kernel, hw::to_string(workload.problem.input_type),
+                    hw::to_string(workload.problem.output_type))};
+  }
+  kernels::GemmLaunchConfig& config = gemm.config;
+  config.m = workload.problem.m;
+  config.n = workload.problem.n;
+  config.k = workload.problem.k;
+  config.input_type = *input;
+  config.output_type = *output;
+  config.device = device;
+  if (gemm.implementation == GemmImplementation::library) return gemm;
+
+  const config::Loaded<hw::KernelProfile> profile =
+      workloads::resolve_gemm_kernel(workload, hardware);
+  if (!profile.ok()) return CaseError{profile.diagnostics.format()};
+  config.swizzle = profile.value->swizzle;
+  if (forced) {
+    config.tile = *forced;
+  } else {
+    const auto variant = tile_variant(*profile.value, config.input_type, config.output_type);
+    if (const auto* error = std::get_if<std::string>(&variant)) return CaseError{*error};
+    config.tile = std::get<kernels::GemmTileVariant>(variant);
+  }
+  if (workload.schedule == "data_parallel") {
+    config.schedule = kernels::GemmSchedule::data_parallel;
+  } else if (workload.schedule == "split_k") {
+    config.schedule = workload.reduction == workloads::SplitKReduction::parallel
+                          ? kernels::GemmSchedule::split_k_parallel
+                          : kernels::GemmSchedule::split_k_serial;
+    config.splits = workload.splits.value_or(default_splits(config));
+  } else if (workload.schedule == "stream_k") {
+    config.schedule = kernels::GemmSchedule::stream_k;
+    config.stream_k_mode = stream_k_mode(workload.stream_k_mode);
+    config.fixup = workload.fixup == workloads::FixupOrder::atomic
+                       ? kernels::FixupMode::atomic
+                       : kernels::FixupMode::deterministic;
+  } else {
+    return CaseError{
+        fmt::format("schedule `{}` has no tilesim_ref kernel; measurable: "
+                    "data_parallel, split_k, stream_k",
+                    workload.schedule)};
+  }
+  // Pointers are placeholders until measurement; check everything else now.
+  kernels::GemmLaunchConfig probe = config;
+  int placeholder = 0;
+  float placeholder_partials = 0;
+  probe.a = probe.b = &placeholder;
+  probe.c = &placeholder;
+  const kernels::GemmLaunchPlan plan = kernels::plan_gemm(probe);
+  probe.workspace = {&placeholder, plan.flag_bytes, &placeholder_partials, plan.partial_bytes};
+  if (const auto error = kernels::gemm_config_error(probe)) {
+    return CaseError{"tilesim_ref cannot run it: " + *error};
+  }
+  return gemm;
+}
+
+}  // namespace tilesim::measure
