@@ -141,14 +141,15 @@ std::variant<GemmCase, CaseError> make_gemm_case(const workloads::GemmWorkload& 
                     "data_parallel, split_k, stream_k",
                     workload.schedule)};
   }
-  // Pointers are placeholders until measurement; check everything else now.
+  // Buffers are allocated only when the case is measured; validate the launch
+  // now with stand-in pointers, which are never dereferenced.
   kernels::GemmLaunchConfig probe = config;
-  int placeholder = 0;
-  float placeholder_partials = 0;
-  probe.a = probe.b = &placeholder;
-  probe.c = &placeholder;
+  int stand_in = 0;
+  float stand_in_partials = 0;
+  probe.a = probe.b = &stand_in;
+  probe.c = &stand_in;
   const kernels::GemmLaunchPlan plan = kernels::plan_gemm(probe);
-  probe.workspace = {&placeholder, plan.flag_bytes, &placeholder_partials, plan.partial_bytes};
+  probe.workspace = {&stand_in, plan.flag_bytes, &stand_in_partials, plan.partial_bytes};
   if (const auto error = kernels::gemm_config_error(probe)) {
     return CaseError{"tilesim_ref cannot run it: " + *error};
   }
