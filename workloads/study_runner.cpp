@@ -128,7 +128,6 @@ config::Loaded<std::vector<WorkloadRun>> choose_schedule(const GemmWorkload& wor
     config::Loaded<WorkloadRun> run = simulate_gemm(plain, spec, schedules, options);
     return {std::nullopt, std::move(run.diagnostics)};
   }
-  // Traces are only recorded for the winner, simulated again.
   gpu::SimulationOptions quick = options;
   quick.record_bandwidth = false;
   config::Loaded<std::vector<WorkloadRun>> runs = simulate_all(candidates, spec, schedules, quick);
@@ -138,9 +137,11 @@ config::Loaded<std::vector<WorkloadRun>> choose_schedule(const GemmWorkload& wor
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return (*runs.value)[a].result.time_us() < (*runs.value)[b].result.time_us();
   });
-  config::Loaded<WorkloadRun> best =
-      simulate_gemm(candidates[order.front()], spec, schedules, options);
-  WorkloadRun& chosen = *best.value;
+  // The winner is simulated again only when its bandwidth trace is wanted.
+  WorkloadRun chosen =
+      options.record_bandwidth
+          ? *simulate_gemm(candidates[order.front()], spec, schedules, options).value
+          : (*runs.value)[order.front()];
   ScheduleChoice choice;
   choice.candidates = static_cast<int>(candidates.size());
   if (order.size() > 1) {
