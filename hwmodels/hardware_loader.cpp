@@ -6,6 +6,7 @@
 #include <array>
 
 #include "hwmodels/closest_match.hpp"
+#include "hwmodels/guarded_read.hpp"
 #include "hwmodels/hardware_schema.hpp"
 #include "hwmodels/kernel_fit.hpp"
 #include "hwmodels/yaml_file.hpp"
@@ -196,33 +197,23 @@ void read_kernel_profiles(const config::Value& kernels, const Values& hardware_v
 
 config::Loaded<HardwareSpec> load_hardware_spec(const std::filesystem::path& path,
                                                 const std::vector<FieldOverride>& overrides) {
-  config::Loaded<HardwareSpec> result;
-  Diagnostics& diagnostics = result.diagnostics;
   const std::string file = path.string();
-  try {
-    std::optional<YAML::Node> root = config::load_yaml_file(path, diagnostics);
-    if (!root) {
-      return result;
-    }
-    apply_overrides(*root, overrides, diagnostics);
-    HardwareSpec spec;
-    spec.source_path = file;
-    config::ReadContext context;
-    context.file = file;
-    const Values values = hardware_schema().read(*root, context, spec, diagnostics);
-    check_sm(spec, values, diagnostics);
-    if (const auto kernels = values.find("kernels"); kernels != values.end()) {
-      read_kernel_profiles(kernels->second, values, context, spec, diagnostics);
-    }
-    diagnostics.sort_by_location();
-    if (diagnostics.empty()) {
-      result.value = std::move(spec);
-    }
-  } catch (const std::exception& e) {
-    // yaml-cpp should not throw past the checks above; if it does, it is still a value.
-    diagnostics.add({file, 0, 0}, "", fmt::format("internal error while reading: {}", e.what()));
-  }
-  return result;
+  return config::guarded_read<HardwareSpec>(
+      file, Diagnostics{}, [&](Diagnostics& diagnostics) -> std::optional<HardwareSpec> {
+        std::optional<YAML::Node> root = config::load_yaml_file(path, diagnostics);
+        if (!root) return std::nullopt;
+        apply_overrides(*root, overrides, diagnostics);
+        HardwareSpec spec;
+        spec.source_path = file;
+        config::ReadContext context;
+        context.file = file;
+        const Values values = hardware_schema().read(*root, context, spec, diagnostics);
+        check_sm(spec, values, diagnostics);
+        if (const auto kernels = values.find("kernels"); kernels != values.end()) {
+          read_kernel_profiles(kernels->second, values, context, spec, diagnostics);
+        }
+        return spec;
+      });
 }
 
 config::Loaded<std::filesystem::path> resolve_hardware_path(

@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "hwmodels/guarded_read.hpp"
 #include "hwmodels/hardware_schema.hpp"
 #include "hwmodels/schema_markdown.hpp"
 #include "hwmodels/yaml_file.hpp"
@@ -181,26 +182,19 @@ namespace {
 config::Loaded<Study> read_study(const std::optional<YAML::Node>& root, const std::string& file,
                                  const std::vector<std::string>& gemm_schedules,
                                  config::Diagnostics diagnostics) {
-  config::Loaded<Study> result;
-  try {
-    if (root) {
-      Study study;
-      study.source_path = file;
-      config::ReadContext context;
-      context.file = file;
-      const config::Values values = study_schema().read(*root, context, study, diagnostics);
-      if (const auto list = values.find("workloads"); list != values.end()) {
-        read_workloads(list->second, gemm_schedules, file, study, diagnostics);
-      }
-      if (diagnostics.empty()) result.value = std::move(study);
-    }
-  } catch (const std::exception& e) {
-    diagnostics.add({file, 0, 0}, "", fmt::format("internal error while reading: {}", e.what()));
-    result.value.reset();
-  }
-  diagnostics.sort_by_location();
-  result.diagnostics = std::move(diagnostics);
-  return result;
+  return config::guarded_read<Study>(
+      file, std::move(diagnostics), [&](config::Diagnostics& problems) -> std::optional<Study> {
+        if (!root) return std::nullopt;
+        Study study;
+        study.source_path = file;
+        config::ReadContext context;
+        context.file = file;
+        const config::Values values = study_schema().read(*root, context, study, problems);
+        if (const auto list = values.find("workloads"); list != values.end()) {
+          read_workloads(list->second, gemm_schedules, file, study, problems);
+        }
+        return study;
+      });
 }
 
 }  // namespace

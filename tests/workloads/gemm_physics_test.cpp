@@ -7,17 +7,14 @@
 #include <filesystem>
 
 #include "hwmodels/hardware_loader.hpp"
+#include "tests/support/shipped_hardware.hpp"
 #include "workloads/study_runner.hpp"
 
 namespace tilesim::workloads {
 namespace {
 
-const std::filesystem::path kH100 = std::filesystem::path(TILESIM_CONFIG_DIR) / "hw/h100_sxm.yaml";
-
 hw::HardwareSpec load_h100(const std::vector<hw::FieldOverride>& overrides = {}) {
-  config::Loaded<hw::HardwareSpec> spec = hw::load_hardware_spec(kH100, overrides);
-  EXPECT_TRUE(spec.ok()) << spec.diagnostics.format();
-  return *spec.value;
+  return testing::shipped_hardware("h100_sxm", overrides);
 }
 
 // Memory so fast that only the tensor cores limit a GEMM.

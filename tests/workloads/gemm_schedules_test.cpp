@@ -7,16 +7,14 @@
 #include <map>
 
 #include "hwmodels/hardware_loader.hpp"
+#include "tests/support/shipped_hardware.hpp"
 #include "workloads/study_runner.hpp"
 
 namespace tilesim::workloads {
 namespace {
 
 hw::HardwareSpec h100() {
-  auto spec =
-      hw::load_hardware_spec(std::filesystem::path(TILESIM_CONFIG_DIR) / "hw/h100_sxm.yaml");
-  EXPECT_TRUE(spec.ok()) << spec.diagnostics.format();
-  return *spec.value;
+  return testing::shipped_hardware("h100_sxm");
 }
 
 GemmWorkload gemm(std::int64_t m, std::int64_t n, std::int64_t k, std::string schedule) {

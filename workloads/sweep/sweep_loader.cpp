@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "hwmodels/guarded_read.hpp"
 #include "hwmodels/yaml_file.hpp"
 #include "hwmodels/yaml_schema.hpp"
 #include "workloads/sweep/sweep_axis_reader.hpp"
@@ -296,54 +297,47 @@ class PointReader {
 config::Loaded<SweepSpec> read_sweep(const std::optional<YAML::Node>& root, const std::string& file,
                                      const SweepLoadOptions& options,
                                      config::Diagnostics diagnostics) {
-  config::Loaded<SweepSpec> result;
-  try {
-    if (root) {
-      SweepFile sweep;
-      config::ReadContext context;
-      context.file = file;
-      const config::Values values = sweep_schema().read(*root, context, sweep, diagnostics);
-      SweepSpec spec;
-      spec.source_path = file;
-      spec.hardware_reference = options.hardware_override.value_or(sweep.hardware);
-      spec.plot_y = sweep.plot_y;
-      spec.plot_title = sweep.plot_title;
-      SweepAxes axes;
-      if (const auto vary = values.find("vary"); vary != values.end()) {
-        axes = read_sweep_axes(vary->second.node, file, diagnostics);
-        spec.axes = std::move(axes.axes);
-      }
-      std::vector<PointSchedule> schedules;
-      if (const auto list = values.find("schedules"); list != values.end()) {
-        schedules = read_schedules(list->second.node, file, diagnostics);
-      }
-      const auto workload = values.find("workload");
-      if (workload != values.end()) {
-        check_combination(workload->second.node, spec.axes, schedules, file, options, diagnostics);
-      }
-      // Points are checked even when the file has other problems, so that every
-      // problem is reported at once; entries with a bad key are left out.
-      const std::size_t simulations =
-          spec.point_count() * std::max<std::size_t>(schedules.size(), 1);
-      if (workload != values.end() && simulations <= kMaxSweepSimulations) {
-        PointReader points(spec, axes.unchecked, workload->second.node, file, options, diagnostics);
-        points.resolve_hardware(sweep);
-        points.read_points(schedules);
-        spec.hardware = std::move(points).take_hardware();
-      }
-      for (const PointSchedule& schedule : schedules) spec.schedules.push_back(schedule.name);
-      if (spec.schedules.empty() && !spec.jobs.empty()) {
-        spec.schedules.push_back(spec.jobs.front().workload.schedule);
-      }
-      if (diagnostics.empty()) result.value = std::move(spec);
-    }
-  } catch (const std::exception& e) {
-    diagnostics.add({file, 0, 0}, "", fmt::format("internal error while reading: {}", e.what()));
-    result.value.reset();
-  }
-  diagnostics.sort_by_location();
-  result.diagnostics = std::move(diagnostics);
-  return result;
+  return config::guarded_read<SweepSpec>(
+      file, std::move(diagnostics), [&](config::Diagnostics& problems) -> std::optional<SweepSpec> {
+        if (!root) return std::nullopt;
+        SweepFile sweep;
+        config::ReadContext context;
+        context.file = file;
+        const config::Values values = sweep_schema().read(*root, context, sweep, problems);
+        SweepSpec spec;
+        spec.source_path = file;
+        spec.hardware_reference = options.hardware_override.value_or(sweep.hardware);
+        spec.plot_y = sweep.plot_y;
+        spec.plot_title = sweep.plot_title;
+        SweepAxes axes;
+        if (const auto vary = values.find("vary"); vary != values.end()) {
+          axes = read_sweep_axes(vary->second.node, file, problems);
+          spec.axes = std::move(axes.axes);
+        }
+        std::vector<PointSchedule> schedules;
+        if (const auto list = values.find("schedules"); list != values.end()) {
+          schedules = read_schedules(list->second.node, file, problems);
+        }
+        const auto workload = values.find("workload");
+        if (workload != values.end()) {
+          check_combination(workload->second.node, spec.axes, schedules, file, options, problems);
+        }
+        // Points are checked even when the file has other problems, so that every
+        // problem is reported at once; entries with a bad key are left out.
+        const std::size_t simulations =
+            spec.point_count() * std::max<std::size_t>(schedules.size(), 1);
+        if (workload != values.end() && simulations <= kMaxSweepSimulations) {
+          PointReader points(spec, axes.unchecked, workload->second.node, file, options, problems);
+          points.resolve_hardware(sweep);
+          points.read_points(schedules);
+          spec.hardware = std::move(points).take_hardware();
+        }
+        for (const PointSchedule& schedule : schedules) spec.schedules.push_back(schedule.name);
+        if (spec.schedules.empty() && !spec.jobs.empty()) {
+          spec.schedules.push_back(spec.jobs.front().workload.schedule);
+        }
+        return spec;
+      });
 }
 
 }  // namespace

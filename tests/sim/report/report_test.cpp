@@ -10,16 +10,14 @@
 #include "sim/report/chrome_trace.hpp"
 #include "sim/report/csv_report.hpp"
 #include "sim/report/json_report.hpp"
+#include "tests/support/shipped_hardware.hpp"
 #include "workloads/study_runner.hpp"
 
 namespace tilesim::report {
 namespace {
 
 hw::HardwareSpec h100() {
-  auto spec =
-      hw::load_hardware_spec(std::filesystem::path(TILESIM_CONFIG_DIR) / "hw/h100_sxm.yaml");
-  EXPECT_TRUE(spec.ok()) << spec.diagnostics.format();
-  return *spec.value;
+  return testing::shipped_hardware("h100_sxm");
 }
 
 workloads::Study two_gemms() {
