@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "hwmodels/data_type.hpp"
+#include "workloads/gemm/gemm_kernel_config.hpp"
+#include "workloads/gemm/gemm_time_bound.hpp"
 #include "workloads/gemm/schedule_candidates.hpp"
 #include "workloads/gemm/schedule_descriptor.hpp"
 
@@ -116,6 +118,56 @@ config::Loaded<std::vector<WorkloadRun>> compare_schedules(const GemmWorkload& w
   return runs;
 }
 
+// Lower bounds of the candidates' times, in seconds (0 where a candidate does
+// not resolve: simulating it reports why).
+std::vector<double> candidate_bounds_s(const std::vector<GemmWorkload>& candidates,
+                                       const hw::HardwareSpec& spec) {
+  std::vector<double> bounds;
+  bounds.reserve(candidates.size());
+  for (const GemmWorkload& candidate : candidates) {
+    const config::Loaded<hw::KernelProfile> kernel = resolve_gemm_kernel(candidate, spec);
+    bounds.push_back(kernel.ok() ? gemm_time_lower_bound_s(candidate.problem, *kernel.value, spec)
+                                 : 0.0);
+  }
+  return bounds;
+}
+
+struct CandidateRun {
+  std::size_t candidate;  // index into the candidates
+  WorkloadRun run;
+};
+
+// Simulates candidates in order of their lower bounds and stops at the first
+// whose bound is no better than the second-best time so far: neither it nor
+// any later one can become the winner or the runner-up.
+config::Loaded<std::vector<CandidateRun>> simulate_promising(
+    const std::vector<GemmWorkload>& candidates, const hw::HardwareSpec& spec,
+    const GemmScheduleRegistry& schedules, const gpu::SimulationOptions& options) {
+  const std::vector<double> bounds_s = candidate_bounds_s(candidates, spec);
+  std::vector<std::size_t> order(candidates.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return bounds_s[a] < bounds_s[b]; });
+  std::vector<CandidateRun> runs;
+  std::vector<double> best_us;  // the two best times so far, ascending
+  for (const std::size_t index : order) {
+    if (best_us.size() == 2 && bounds_s[index] * 1e6 >= best_us.back()) break;
+    config::Loaded<WorkloadRun> run = simulate_gemm(candidates[index], spec, schedules, options);
+    if (!run.ok()) return {std::nullopt, std::move(run.diagnostics)};
+    best_us.push_back(run.value->result.time_us());
+    std::sort(best_us.begin(), best_us.end());
+    if (best_us.size() > 2) best_us.pop_back();
+    runs.push_back({index, std::move(*run.value)});
+  }
+  // Fastest first; equal times in candidate order.
+  std::sort(runs.begin(), runs.end(), [](const CandidateRun& a, const CandidateRun& b) {
+    const double time_a = a.run.result.time_us();
+    const double time_b = b.run.result.time_us();
+    return time_a != time_b ? time_a < time_b : a.candidate < b.candidate;
+  });
+  return {std::move(runs), {}};
+}
+
 config::Loaded<std::vector<WorkloadRun>> choose_schedule(const GemmWorkload& workload,
                                                          const hw::HardwareSpec& spec,
                                                          const GemmScheduleRegistry& schedules,
@@ -130,22 +182,20 @@ config::Loaded<std::vector<WorkloadRun>> choose_schedule(const GemmWorkload& wor
   }
   gpu::SimulationOptions quick = options;
   quick.record_bandwidth = false;
-  config::Loaded<std::vector<WorkloadRun>> runs = simulate_all(candidates, spec, schedules, quick);
-  if (!runs.ok()) return runs;
-  std::vector<std::size_t> order(runs.value->size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return (*runs.value)[a].result.time_us() < (*runs.value)[b].result.time_us();
-  });
+  config::Loaded<std::vector<CandidateRun>> runs =
+      simulate_promising(candidates, spec, schedules, quick);
+  if (!runs.ok()) return {std::nullopt, std::move(runs.diagnostics)};
+  const CandidateRun& winner = runs.value->front();
   // The winner is simulated again only when its bandwidth trace is wanted.
   WorkloadRun chosen =
       options.record_bandwidth
-          ? *simulate_gemm(candidates[order.front()], spec, schedules, options).value
-          : (*runs.value)[order.front()];
+          ? *simulate_gemm(candidates[winner.candidate], spec, schedules, options).value
+          : winner.run;
   ScheduleChoice choice;
   choice.candidates = static_cast<int>(candidates.size());
-  if (order.size() > 1) {
-    const WorkloadRun& second = (*runs.value)[order[1]];
+  choice.simulated = static_cast<int>(runs.value->size());
+  if (runs.value->size() > 1) {
+    const WorkloadRun& second = (*runs.value)[1].run;
     choice.runner_up = fmt::format("{} {}", second.schedule, tile_text(second));
     choice.runner_up_time_us = second.result.time_us();
   }

@@ -11,6 +11,11 @@ namespace {
 constexpr double kRelativeSlack = 1e-9;
 }  // namespace
 
+bool FluidNetwork::touches(const Flow& flow, ResourceId resource) const {
+  return std::any_of(flow.demands.begin(), flow.demands.end(),
+                     [resource](const FlowDemand& demand) { return demand.resource == resource; });
+}
+
 ResourceId FluidNetwork::add_resource(double capacity_per_ps) {
   if (!(capacity_per_ps > 0) || !std::isfinite(capacity_per_ps)) {
     throw std::invalid_argument("FluidNetwork::add_resource: capacity must be finite and > 0");
@@ -19,12 +24,14 @@ ResourceId FluidNetwork::add_resource(double capacity_per_ps) {
   return static_cast<ResourceId>(resources_.size() - 1);
 }
 
-void FluidNetwork::start_flow(std::vector<FlowDemand> demands, double max_progress_per_ps,
+void FluidNetwork::start_flow(FlowDemands demands, double max_progress_per_ps,
                               Simulator::Action on_complete) {
   if (!(max_progress_per_ps > 0)) {
     throw std::invalid_argument("FluidNetwork::start_flow: the cap must be > 0");
   }
-  std::erase_if(demands, [](const FlowDemand& d) { return d.amount <= 0; });
+  demands.erase(std::remove_if(demands.begin(), demands.end(),
+                               [](const FlowDemand& d) { return d.amount <= 0; }),
+                demands.end());
   if (demands.empty() && max_progress_per_ps == kUncapped) {
     simulator_.schedule_at(simulator_.now(), EventPriority::normal, std::move(on_complete));
     return;
@@ -49,6 +56,7 @@ void FluidNetwork::start_flow(std::vector<FlowDemand> demands, double max_progre
                       .updated_at = simulator_.now(),
                       .active = true,
                       .on_complete = std::move(on_complete)};
+  for (const FlowDemand& demand : flows_[slot].demands) ++resources_[demand.resource].active_flows;
   started_.push_back(slot);
   ++active_count_;
   request_update();
@@ -63,10 +71,21 @@ void FluidNetwork::request_update() {
 void FluidNetwork::update_rates() {
   update_pending_ = false;
   ++reallocation_count_;
-  // With every flow at its solo rate, an end frees capacity nobody can use, so
-  // only the new flows need rates.
-  const bool admitted = all_at_solo_rate_ && admit_at_solo_rates();
-  if (!admitted) recompute_all_rates();
+  switch (mode_) {
+    case Mode::solo:
+      // An end frees capacity nobody can use, so only the new flows need rates.
+      if (!admit_at_solo_rates()) recompute_all_rates();
+      break;
+    case Mode::bottleneck:
+      if (!update_bottleneck()) {
+        leave_bottleneck_mode();
+        recompute_all_rates();
+      }
+      break;
+    case Mode::general:
+      recompute_all_rates();
+      break;
+  }
   started_.clear();
   schedule_wakeup();
   if (observer_) observer_();
@@ -103,7 +122,13 @@ void FluidNetwork::set_rate(std::uint32_t flow_index, double rate) {
 }
 
 void FluidNetwork::collect_demands() {
-  for (ResourceId id : touched_) resources_[id] = Resource{resources_[id].capacity};
+  for (ResourceId id : touched_) {
+    Resource& resource = resources_[id];
+    resource.remaining = 0;
+    resource.weight = 0;
+    resource.flow_count = 0;
+    resource.saturated = false;
+  }
   touched_.clear();
   shared_.clear();
   unfrozen_.clear();
@@ -111,6 +136,7 @@ void FluidNetwork::collect_demands() {
     Flow& flow = flows_[index];
     if (!flow.active) continue;
     flow.frozen = false;
+    flow.frozen_by_resource = false;
     unfrozen_.push_back(index);
     for (const FlowDemand& demand : flow.demands) {
       Resource& resource = resources_[demand.resource];
@@ -157,6 +183,7 @@ std::size_t FluidNetwork::freeze_flows_on_saturated_resources(double level) {
         [this](const FlowDemand& demand) { return resources_[demand.resource].saturated; });
     if (blocked) {
       freeze(index, level);
+      flows_[index].frozen_by_resource = true;
       ++frozen;
     }
   }
@@ -181,8 +208,8 @@ void FluidNetwork::recompute_all_rates() {
     caps_.pop_back();
   };
   std::size_t frozen_count = 0;
-  bool shared_saturated = false;
   double level = 0;
+  double fill_level = 0;  // where the first shared resource filled
   while (frozen_count < unfrozen_.size()) {
     while (flows_[caps_.front().second].frozen) pop_cap();
     double resource_level = kUncapped;
@@ -216,16 +243,13 @@ void FluidNetwork::recompute_all_rates() {
       }
     }
     if (filled) {
-      shared_saturated = true;
+      if (fill_level == 0) fill_level = level;
       frozen_count += freeze_flows_on_saturated_resources(level);
     }
     if (frozen_count == before) {
       throw std::logic_error("FluidNetwork: progressive filling made no progress");
     }
   }
-  // Without a full shared resource every flow got its effective cap, which is
-  // then also its solo rate.
-  all_at_solo_rate_ = !shared_saturated;
   for (ResourceId id : touched_) resources_[id].usage = 0;
   for (std::uint32_t index : unfrozen_) {
     const Flow& flow = flows_[index];
@@ -233,9 +257,22 @@ void FluidNetwork::recompute_all_rates() {
       resources_[demand.resource].usage += demand.amount * flow.rate;
     }
   }
+  std::vector<ResourceId> full;
+  for (ResourceId id : shared_) {
+    if (resources_[id].saturated) full.push_back(id);
+  }
+  // Without a full shared resource every flow got its effective cap, which is
+  // then also its solo rate.
+  mode_ = full.empty() ? Mode::solo : Mode::general;
+  if (updates_ == Updates::full_recompute) {
+    mode_ = Mode::general;
+  } else if (full.size() == 1) {
+    enter_bottleneck_mode(full.front(), fill_level);
+  }
 }
 
-bool FluidNetwork::is_live(const Completion& entry) const {
+template <typename Entry>
+bool FluidNetwork::is_live(const Entry& entry) const {
   const Flow& flow = flows_[entry.flow];
   return flow.active && flow.generation == entry.generation;
 }
@@ -245,6 +282,24 @@ void FluidNetwork::pop_completion() {
   completions_.pop_back();
 }
 
+void FluidNetwork::pop_virtual_completion() {
+  std::pop_heap(virtual_completions_.begin(), virtual_completions_.end(), std::greater<>{});
+  virtual_completions_.pop_back();
+}
+
+SimTime FluidNetwork::next_completion() {
+  while (!completions_.empty() && !is_live(completions_.front())) pop_completion();
+  while (!virtual_completions_.empty() && !is_live(virtual_completions_.front())) {
+    pop_virtual_completion();
+  }
+  SimTime next = completions_.empty() ? SimTime::infinite() : completions_.front().when;
+  if (!virtual_completions_.empty()) {
+    const double left = std::max(virtual_completions_.front().virtual_finish - virtual_now_, 0.0);
+    next = std::min(next, virtual_at_ + SimTime::from_ps_rounded_up(left / level_));
+  }
+  return next;
+}
+
 void FluidNetwork::schedule_wakeup() {
   // Entries of flows whose rate changed or that finished are dropped; when they
   // outnumber the live ones, rebuilding is cheaper than popping them one by one.
@@ -252,9 +307,9 @@ void FluidNetwork::schedule_wakeup() {
     std::erase_if(completions_, [this](const Completion& entry) { return !is_live(entry); });
     std::make_heap(completions_.begin(), completions_.end(), std::greater<>{});
   }
-  while (!completions_.empty() && !is_live(completions_.front())) pop_completion();
-  if (completions_.empty() || completions_.front().when == wakeup_at_) return;
-  wakeup_at_ = completions_.front().when;
+  const SimTime next = next_completion();
+  if (next == SimTime::infinite() || next == wakeup_at_) return;
+  wakeup_at_ = next;
   const std::uint64_t token = ++wakeup_token_;
   simulator_.schedule_at(wakeup_at_, EventPriority::normal,
                          [this, token] { complete_due_flows(token); });
@@ -263,23 +318,58 @@ void FluidNetwork::schedule_wakeup() {
 void FluidNetwork::complete_due_flows(std::uint64_t wakeup) {
   if (wakeup != wakeup_token_) return;  // superseded by an earlier completion
   wakeup_at_ = SimTime::infinite();
-  std::vector<Simulator::Action> finished;
+  advance_virtual_clock();
+  std::vector<std::pair<std::uint32_t, Simulator::Action>> finished = std::move(finished_);
+  finished.clear();
   while (!completions_.empty() && completions_.front().when <= simulator_.now()) {
     const Completion completion = completions_.front();
     pop_completion();
     if (!is_live(completion)) continue;
-    Flow& flow = flows_[completion.flow];
-    for (const FlowDemand& demand : flow.demands) {
-      Resource& resource = resources_[demand.resource];
-      resource.usage = std::max(0.0, resource.usage - demand.amount * flow.rate);
-    }
-    finished.push_back(std::move(flow.on_complete));
-    flow = Flow{};
-    free_slots_.push_back(completion.flow);
-    --active_count_;
+    finished.emplace_back(completion.flow, std::move(flows_[completion.flow].on_complete));
+    finish_flow(completion.flow);
+  }
+  // A bound flow is due once it would finish within half a picosecond.
+  const double due = virtual_now_ + 0.5 * level_;
+  while (!virtual_completions_.empty() && virtual_completions_.front().virtual_finish <= due) {
+    const VirtualCompletion completion = virtual_completions_.front();
+    pop_virtual_completion();
+    if (!is_live(completion)) continue;
+    finished.emplace_back(completion.flow, std::move(flows_[completion.flow].on_complete));
+    finish_flow(completion.flow);
+  }
+  if (finished.empty()) {
+    finished_ = std::move(finished);
+    schedule_wakeup();  // woken for a completion that moved later
+    return;
   }
   request_update();
-  for (Simulator::Action& action : finished) action();
+  // Simultaneous completions report in slot order whichever heap they came
+  // from, so every mode of updating rates runs the callbacks alike.
+  std::sort(finished.begin(), finished.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [flow, action] : finished) action();
+  finished_ = std::move(finished);  // keeps its capacity for the next completion
+}
+
+void FluidNetwork::finish_flow(std::uint32_t flow_index) {
+  Flow& flow = flows_[flow_index];
+  if (flow.bound) {
+    bound_by_cap_.erase({flow.level_cap, flow_index});
+  } else if (mode_ == Mode::bottleneck && touches(flow, bottleneck_)) {
+    capped_on_bottleneck_.erase({flow.level_cap, flow_index});
+  }
+  for (const FlowDemand& demand : flow.demands) {
+    Resource& resource = resources_[demand.resource];
+    --resource.active_flows;
+    if (flow.bound) {
+      resource.bound_weight = std::max(0.0, resource.bound_weight - demand.amount / flow.fair_size);
+    } else {
+      resource.usage = std::max(0.0, resource.usage - demand.amount * flow.rate);
+    }
+  }
+  flow = Flow{};
+  free_slots_.push_back(flow_index);
+  --active_count_;
 }
 
 }  // namespace tilesim::sim

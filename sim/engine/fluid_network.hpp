@@ -10,13 +10,24 @@
 // of a transfer): max-min fairness equalizes amount(first) x p, so transfers
 // sharing a link split its bytes/s equally and a small one ends first.
 //
-// Cost: while no resource is oversubscribed, every flow simply runs at its solo
-// maximum and a start or end touches only that flow (O(log flows)); otherwise
-// the whole allocation is recomputed (O(flows x demands) per round).
+// Cost: rates are kept in one of three modes.
+// - solo: nothing is oversubscribed, every flow runs at its solo maximum; a
+//   start or end touches only that flow (O(log flows)).
+// - bottleneck: one shared resource is full and every flow it limits shares
+//   its fair level; those flows advance on a common virtual clock (as in
+//   processor sharing), so a change of the level touches no flow, and a start
+//   or end costs O(log flows) plus the flows that cross the level.
+// - general: anything else; the whole allocation is recomputed on every change
+//   (O(flows x demands) per round of progressive filling).
+// The modes give the same allocation (to rounding); `Updates::full_recompute`
+// always takes the general path, as a reference for tests.
 
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "sim/engine/simulator.hpp"
@@ -29,12 +40,17 @@ struct FlowDemand {
   ResourceId resource;
   double amount;  // units of the resource the whole flow consumes
 };
+// A flow needs a handful of resources; kept inline, a start allocates nothing.
+using FlowDemands = boost::container::small_vector<FlowDemand, 4>;
 
 class FluidNetwork {
  public:
   static constexpr double kUncapped = std::numeric_limits<double>::infinity();
 
-  explicit FluidNetwork(Simulator& simulator) : simulator_(simulator) {}
+  enum class Updates { incremental, full_recompute };
+
+  explicit FluidNetwork(Simulator& simulator, Updates updates = Updates::incremental)
+      : simulator_(simulator), updates_(updates) {}
   FluidNetwork(const FluidNetwork&) = delete;
   FluidNetwork& operator=(const FluidNetwork&) = delete;
 
@@ -43,12 +59,14 @@ class FluidNetwork {
   // Starts a flow now. `max_progress_per_ps` (> 0) caps the flow on its own
   // (1 / its shortest possible duration); a flow with no demands takes exactly
   // that long. `on_complete` runs at the instant the flow finishes.
-  void start_flow(std::vector<FlowDemand> demands, double max_progress_per_ps,
-                  Simulator::Action on_complete);
+  void start_flow(FlowDemands demands, double max_progress_per_ps, Simulator::Action on_complete);
 
   double capacity_per_ps(ResourceId resource) const { return resources_[resource].capacity; }
   // Sum of demand * rate of the active flows, as of the last update of rates.
-  double usage_per_ps(ResourceId resource) const { return resources_[resource].usage; }
+  double usage_per_ps(ResourceId resource) const {
+    const Resource& r = resources_[resource];
+    return r.usage + level_ * r.bound_weight;
+  }
   std::size_t active_flow_count() const { return active_count_; }
   // Batched updates of rates: one per instant at which flows started or ended.
   std::uint64_t reallocation_count() const { return reallocation_count_; }
@@ -58,9 +76,13 @@ class FluidNetwork {
   }
 
  private:
+  enum class Mode { solo, bottleneck, general };
   struct Resource {
     double capacity = 0;
-    double usage = 0;
+    double usage = 0;         // of flows not bound to the bottleneck: demand x rate
+    double bound_weight = 0;  // of flows bound to the bottleneck: demand / fair size
+    std::uint32_t active_flows = 0;
+    bool watched = false;  // shared when the bottleneck mode began: its capacity is checked
     // Scratch state of a full recomputation.
     double remaining = 0;
     double weight = 0;
@@ -68,7 +90,7 @@ class FluidNetwork {
     bool saturated = false;
   };
   struct Flow {
-    std::vector<FlowDemand> demands;
+    FlowDemands demands;
     double cap = kUncapped;
     double solo_rate = 0;        // its rate if it were alone: cap and every capacity
     double fair_size = 1;        // its first demand's amount: the unit its fair share is in
@@ -79,6 +101,9 @@ class FluidNetwork {
     std::uint64_t generation = 0;  // of its pending completion; 0 before it has one
     bool active = false;
     bool frozen = false;
+    bool frozen_by_resource = false;  // scratch: at a full resource's level, not its cap
+    bool bound = false;               // advances on the bottleneck's virtual clock
+    double virtual_finish = 0;        // the virtual time at which a bound flow completes
     Simulator::Action on_complete;
   };
   struct Completion {
@@ -89,31 +114,67 @@ class FluidNetwork {
       return when != other.when ? when > other.when : flow > other.flow;
     }
   };
+  struct VirtualCompletion {
+    double virtual_finish;
+    std::uint32_t flow;
+    std::uint64_t generation;
+    bool operator>(const VirtualCompletion& other) const {
+      return virtual_finish != other.virtual_finish ? virtual_finish > other.virtual_finish
+                                                    : flow > other.flow;
+    }
+  };
+  using CapEntry = std::pair<double, std::uint32_t>;  // (level cap, flow)
 
   void request_update();
   void update_rates();
   bool admit_at_solo_rates();
+  // Bottleneck mode (fluid_bottleneck.cpp); false: the change needs the general path.
+  bool update_bottleneck();
+  bool admit_to_bottleneck(std::uint32_t flow_index);
+  bool settle_level();
+  bool watched_resources_fit() const;
+  void bind(std::uint32_t flow_index);
+  void unbind(std::uint32_t flow_index);
+  void set_capped_rate(std::uint32_t flow_index, double rate);
+  void advance_virtual_clock();
+  void enter_bottleneck_mode(ResourceId bottleneck, double level);
+  void leave_bottleneck_mode();
+  bool touches(const Flow& flow, ResourceId resource) const;
   void recompute_all_rates();
   void collect_demands();
   void fold_private_resources_into_caps();
   std::size_t freeze_flows_on_saturated_resources(double level);
   void freeze(std::uint32_t flow_index, double rate);
   void set_rate(std::uint32_t flow_index, double rate);
-  bool is_live(const Completion& entry) const;
+  template <typename Entry>
+  bool is_live(const Entry& entry) const;
   void pop_completion();
+  void pop_virtual_completion();
+  SimTime next_completion();
   void schedule_wakeup();
   void complete_due_flows(std::uint64_t wakeup);
+  void finish_flow(std::uint32_t flow_index);
 
   Simulator& simulator_;
+  Updates updates_;
+  Mode mode_ = Mode::solo;
   std::vector<Resource> resources_;
   std::vector<Flow> flows_;  // slots, reused through free_slots_
   std::vector<std::uint32_t> free_slots_;
   std::vector<std::uint32_t> started_;  // since the last update, in start order
   std::size_t active_count_ = 0;
-  // True when every active flow runs at its solo rate with no resource
-  // oversubscribed; then a flow's end cannot speed up any other.
-  bool all_at_solo_rate_ = true;
   std::vector<Completion> completions_;  // a min-heap by time; stale entries are skipped
+  // Scratch of complete_due_flows: (slot, callback) of the flows due now.
+  std::vector<std::pair<std::uint32_t, Simulator::Action>> finished_;
+  // Bottleneck mode: every bound flow progresses at level_ / fair_size.
+  ResourceId bottleneck_ = 0;
+  double level_ = 0;        // fair units per ps
+  double virtual_now_ = 0;  // fair units given to each bound flow, as of virtual_at_
+  SimTime virtual_at_;
+  std::vector<VirtualCompletion> virtual_completions_;  // a min-heap; stale entries skipped
+  std::set<CapEntry> bound_by_cap_;                     // bound flows
+  std::set<CapEntry> capped_on_bottleneck_;             // unbound flows that use it
+  std::vector<ResourceId> watched_;
   // Scratch of a full recomputation.
   std::vector<std::uint32_t> unfrozen_;
   std::vector<std::pair<double, std::uint32_t>> caps_;  // min-heap of (level cap, flow)

@@ -100,7 +100,7 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
   const double latency_s = (1 - miss_share) * spec_.l2.latency_s + miss_share * spec_.hbm.latency_s;
 
   // The first demand sets the unit of the flow's fair share: bytes from L2.
-  std::vector<sim::FlowDemand> demands = {
+  sim::FlowDemands demands = {
       {resources_.l2(), l2_read_bytes + step.write_bytes},
       {resources_.hbm(), missed_bytes + step.write_bytes},
       {resources_.l2_port(cta.sm), read_bytes + step.write_bytes},

@@ -51,6 +51,7 @@ Json run_json(const workloads::WorkloadRun& run) {
             {"events", result.events}};
   if (run.choice) {
     item["auto"] = Json{{"candidates", run.choice->candidates},
+                        {"simulated", run.choice->simulated},
                         {"runner_up", run.choice->runner_up},
                         {"runner_up_time_us", run.choice->runner_up_time_us}};
   }

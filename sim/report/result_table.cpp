@@ -60,11 +60,16 @@ std::string result_table(const StudyReport& report) {
   std::string choices;
   for (const workloads::WorkloadRun& run : report.runs) {
     if (!run.choice) continue;
+    const workloads::ScheduleChoice& choice = *run.choice;
+    const std::string skipped = choice.simulated < choice.candidates
+                                    ? fmt::format(" ({} ruled out by their lower bounds)",
+                                                  choice.candidates - choice.simulated)
+                                    : "";
     choices += fmt::format(
-        "{}: auto chose {} {} of {} candidates; runner-up {} at {:.2f} us (+{:.1f}%)\n", run.name,
+        "{}: auto chose {} {} of {} candidates{}; runner-up {} at {:.2f} us (+{:.1f}%)\n", run.name,
         std::string_view(run.schedule).substr(run.schedule.find(':') + 1), tile(run),
-        run.choice->candidates, run.choice->runner_up, run.choice->runner_up_time_us,
-        100 * (run.choice->runner_up_time_us / run.result.time_us() - 1));
+        choice.candidates, skipped, choice.runner_up, choice.runner_up_time_us,
+        100 * (choice.runner_up_time_us / run.result.time_us() - 1));
   }
   if (!choices.empty()) out += "\n" + choices;
   out +=

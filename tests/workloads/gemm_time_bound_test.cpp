@@ -1,0 +1,58 @@
+// The lower bound `schedule: auto` prunes with must never exceed a simulated
+// time, or auto could skip the true winner: checked for every auto candidate
+// of shapes that stress each term (compute, L2, HBM), edge tiles and dtypes.
+
+#include "workloads/gemm/gemm_time_bound.hpp"
+
+#include <gtest/gtest.h>
+
+#include "tests/support/shipped_hardware.hpp"
+#include "workloads/gemm/gemm_kernel_config.hpp"
+#include "workloads/gemm/schedule_candidates.hpp"
+#include "workloads/study_runner.hpp"
+
+namespace tilesim::workloads {
+namespace {
+
+struct Shape {
+  std::int64_t m, n, k;
+  hw::DataType dtype;
+};
+
+class GemmTimeBound : public ::testing::TestWithParam<Shape> {};
+
+TEST_P(GemmTimeBound, NeverExceedsTheSimulatedTimeOfAnyCandidate) {
+  const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
+  const Shape shape = GetParam();
+  GemmWorkload workload;
+  workload.name = "bound";
+  workload.problem = {shape.m, shape.n, shape.k, shape.dtype, shape.dtype};
+  workload.schedule = "auto";
+  const auto schedules = builtin_gemm_schedules();
+  int tight = 0;
+  for (const GemmWorkload& candidate : auto_candidates(workload, spec)) {
+    const auto kernel = resolve_gemm_kernel(candidate, spec);
+    ASSERT_TRUE(kernel.ok()) << kernel.diagnostics.format();
+    const double bound_us = gemm_time_lower_bound_s(candidate.problem, *kernel.value, spec) * 1e6;
+    const auto run = simulate_gemm(candidate, spec, schedules, {});
+    ASSERT_TRUE(run.ok()) << run.diagnostics.format();
+    const double time_us = run.value->result.time_us();
+    EXPECT_LE(bound_us, time_us) << run.value->schedule << " " << kernel.value->tile_m << "x"
+                                 << kernel.value->tile_n;
+    if (bound_us > 0.5 * time_us) ++tight;
+  }
+  // A bound far below every time would prune nothing.
+  EXPECT_GT(tight, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, GemmTimeBound,
+                         ::testing::Values(Shape{4096, 4096, 4096, hw::DataType::bf16},
+                                           Shape{1536, 1536, 1536, hw::DataType::bf16},
+                                           Shape{1000, 3000, 700, hw::DataType::fp16},
+                                           Shape{32, 4096, 4096, hw::DataType::bf16},
+                                           Shape{256, 256, 65536, hw::DataType::bf16},
+                                           Shape{2048, 2048, 2048, hw::DataType::fp8},
+                                           Shape{512, 512, 512, hw::DataType::fp32}));
+
+}  // namespace
+}  // namespace tilesim::workloads

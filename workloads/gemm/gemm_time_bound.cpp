@@ -1,0 +1,36 @@
+#include "workloads/gemm/gemm_time_bound.hpp"
+
+#include <algorithm>
+
+#include "workloads/gemm/gemm_cta_program.hpp"
+
+namespace tilesim::workloads {
+
+double gemm_time_lower_bound_s(const GemmProblem& problem, const hw::KernelProfile& kernel,
+                               const hw::HardwareSpec& spec) {
+  const GemmCtaProgramBuilder shape(problem, kernel);
+  const auto m = static_cast<double>(problem.m);
+  const auto n = static_cast<double>(problem.n);
+  const auto k = static_cast<double>(problem.k);
+  const double input_bytes = hw::bytes_per_element(problem.input_type);
+  const double output_bytes = m * n * hw::bytes_per_element(problem.output_type);
+
+  const bool on_tensor_cores = problem.input_type != hw::DataType::fp32;
+  const double sm_flops_per_s = spec.sm_mma_flops_per_s(problem.input_type) *
+                                (on_tensor_cores ? kernel.tensor_efficiency : 1.0);
+  const double compute_s = problem.flops() / (spec.sm.count * sm_flops_per_s);
+
+  // Each tile column reads all of A, each tile row all of B.
+  const double l2_bytes =
+      m * k * input_bytes * static_cast<double>(shape.tile_cols()) / kernel.cluster.n +
+      n * k * input_bytes * static_cast<double>(shape.tile_rows()) / kernel.cluster.m +
+      output_bytes;
+  const double l2_s = l2_bytes / spec.l2.bandwidth_bytes_per_s;
+
+  const double hbm_bytes = (m + n) * k * input_bytes + output_bytes;
+  const double hbm_s = hbm_bytes / spec.hbm.sustained_bytes_per_s();
+
+  return std::max({compute_s, l2_s, hbm_s});
+}
+
+}  // namespace tilesim::workloads

@@ -1,0 +1,17 @@
+#pragma once
+// A lower bound on the simulated time of a GEMM with a given tile, whatever its
+// schedule: every schedule issues at least the problem's MACs on the SMs'
+// tensor cores, pulls every tile's A and B panels through L2 once (TMA
+// multicast shared by a cluster) and moves A, B and C through HBM once.
+// `schedule: auto` uses it to skip candidates that cannot place first or
+// second; a test checks it never exceeds a simulated time.
+
+#include "hwmodels/hardware_spec.hpp"
+#include "workloads/gemm/gemm_workload.hpp"
+
+namespace tilesim::workloads {
+
+double gemm_time_lower_bound_s(const GemmProblem& problem, const hw::KernelProfile& kernel,
+                               const hw::HardwareSpec& spec);
+
+}  // namespace tilesim::workloads
