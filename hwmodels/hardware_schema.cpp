@@ -213,6 +213,13 @@ config::Schema<KernelProfile> kernel_profile_schema() {
             .at_most(1)
             .describe("Main-loop fraction of the tensor-core peak this kernel reaches."),
         into(&P::tensor_efficiency));
+  s.add(Param::integer("fixup_loads_in_flight")
+            .range(1, 64)
+            .default_to("4")
+            .describe("16-byte loads each thread keeps in flight while it reads a partial tile "
+                      "from the fp32 workspace (Split-K and Stream-K fixup): with the CTA's "
+                      "threads and the memory latency, this caps one CTA's fixup bandwidth."),
+        into(&P::fixup_loads_in_flight));
   return s;
 }
 

@@ -86,7 +86,8 @@ struct KernelProfile {
   int registers_per_thread = 0;
   int swizzle = 1;  // tile-rows per rasterization band (1 = row-major)
   ClusterShape cluster;
-  double tensor_efficiency = 0;  // main-loop fraction of tensor-core peak, in (0, 1]
+  double tensor_efficiency = 0;   // main-loop fraction of tensor-core peak, in (0, 1]
+  int fixup_loads_in_flight = 4;  // per thread, 16-byte loads of a workspace partial
 };
 
 struct HardwareSpec {

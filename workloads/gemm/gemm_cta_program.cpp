@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "workloads/gemm/gemm_kernel_launch.hpp"
+
 namespace tilesim::workloads {
 namespace {
 
@@ -35,7 +37,15 @@ std::int64_t GemmCtaProgramBuilder::tile_extent_cols(std::int64_t tile_col) cons
   return std::min<std::int64_t>(kernel_.tile_n, problem_.n - tile_col * kernel_.tile_n);
 }
 
-double GemmCtaProgramBuilder::partial_bytes(TileCoord tile) const {
+double GemmCtaProgramBuilder::fixup_bytes_in_flight() const {
+  constexpr double kLoadBytes = 16;
+  return kernel_.warps * kThreadsPerWarp * kLoadBytes * kernel_.fixup_loads_in_flight;
+}
+
+double GemmCtaProgramBuilder::partial_bytes(TileCoord tile, PartialLayout layout) const {
+  if (layout == PartialLayout::accumulator_tile) {
+    return static_cast<double>(kernel_.tile_m) * kernel_.tile_n * kFp32Bytes;
+  }
   return static_cast<double>(tile_extent_rows(tile.row) * tile_extent_cols(tile.col)) * kFp32Bytes;
 }
 
@@ -111,13 +121,14 @@ void GemmCtaProgramBuilder::add_epilogue(gpu::CtaProgram& program, std::uint16_t
 
 void GemmCtaProgramBuilder::add_partial_store(gpu::CtaProgram& program, std::uint16_t segment,
                                               TileCoord tile, std::optional<gpu::FlagWait> wait,
-                                              bool accumulate, std::uint32_t slot) const {
+                                              bool accumulate, std::uint32_t slot,
+                                              PartialLayout layout) const {
   gpu::CtaStep store;
-  const double bytes = partial_bytes(tile);
+  const double bytes = partial_bytes(tile, layout);
   const gpu::BlockKey key{tensors_.workspace, tile_flag(tile), slot};
   if (accumulate) {
     store.reads = {{key, bytes, 1, 0, 1}};
-    store.bytes_in_flight = bytes;  // the whole tile is loaded at once
+    store.bytes_in_flight = fixup_bytes_in_flight();
     store.unit = gpu::ExecutionUnit::fp32;
     store.flops = bytes / kFp32Bytes;
   }
@@ -131,14 +142,14 @@ void GemmCtaProgramBuilder::add_partial_store(gpu::CtaProgram& program, std::uin
 
 void GemmCtaProgramBuilder::add_partial_reduce(gpu::CtaProgram& program, std::uint16_t segment,
                                                TileCoord tile, std::optional<gpu::FlagWait> wait,
-                                               int partials) const {
+                                               int partials, PartialLayout layout) const {
   gpu::CtaStep reduce;
-  const double bytes = partial_bytes(tile);
+  const double bytes = partial_bytes(tile, layout);
   for (int slot = 0; slot < partials; ++slot) {
     reduce.reads.push_back(
         {{tensors_.workspace, tile_flag(tile), static_cast<std::uint32_t>(slot)}, bytes, 1, 0, 1});
   }
-  reduce.bytes_in_flight = bytes;
+  reduce.bytes_in_flight = fixup_bytes_in_flight();
   reduce.unit = gpu::ExecutionUnit::fp32;
   reduce.flops = partials * bytes / kFp32Bytes;
   reduce.wait = wait;

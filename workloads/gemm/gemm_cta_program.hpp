@@ -48,21 +48,28 @@ class GemmCtaProgramBuilder {
                      bool fills_pipeline) const;
   // Stores the tile's output elements.
   void add_epilogue(gpu::CtaProgram& program, std::uint16_t segment, TileCoord tile) const;
+  // How a tile's fp32 partial sits in the workspace. A fixup (serial split-K,
+  // Stream-K) keeps the whole accumulator tile in register order, padding
+  // included, so every access is a full-width vector; the parallel split-K
+  // workspace is row-major and holds only the elements of C.
+  enum class PartialLayout { accumulator_tile, row_major };
   // Writes this CTA's fp32 partial of the tile to workspace slot `slot` (after
   // adding the partial already there when `accumulate`), then raises the
   // tile's flag.
   void add_partial_store(gpu::CtaProgram& program, std::uint16_t segment, TileCoord tile,
-                         std::optional<gpu::FlagWait> wait, bool accumulate,
-                         std::uint32_t slot) const;
+                         std::optional<gpu::FlagWait> wait, bool accumulate, std::uint32_t slot,
+                         PartialLayout layout = PartialLayout::accumulator_tile) const;
   // Waits for `wait` (if any), then reads workspace slots [0, partials) of the
   // tile and adds them to the accumulators.
   void add_partial_reduce(gpu::CtaProgram& program, std::uint16_t segment, TileCoord tile,
-                          std::optional<gpu::FlagWait> wait, int partials) const;
+                          std::optional<gpu::FlagWait> wait, int partials,
+                          PartialLayout layout = PartialLayout::accumulator_tile) const;
 
  private:
   std::int64_t tile_extent_rows(std::int64_t tile_row) const;
   std::int64_t tile_extent_cols(std::int64_t tile_col) const;
-  double partial_bytes(TileCoord tile) const;
+  double partial_bytes(TileCoord tile, PartialLayout layout) const;
+  double fixup_bytes_in_flight() const;
   std::int64_t k_elements(std::int64_t k_block_begin, std::int64_t k_block_end) const;
   gpu::CtaStep mma_step(double k_blocks, std::uint16_t segment) const;
 

@@ -19,7 +19,8 @@ class PartialReductionPrograms final : public gpu::CtaProgramSource {
     const TileCoord tile{cta_index / builder_.tile_cols(), cta_index % builder_.tile_cols()};
     gpu::CtaProgram program;
     const std::uint16_t segment = builder_.begin_segment(program, tile, 0, builder_.k_blocks());
-    builder_.add_partial_reduce(program, segment, tile, std::nullopt, splits_);
+    builder_.add_partial_reduce(program, segment, tile, std::nullopt, splits_,
+                                GemmCtaProgramBuilder::PartialLayout::row_major);
     program.steps.back().bytes_in_flight = kBytesInFlight;
     program.steps.back().waits_for_first_data = true;
     builder_.add_epilogue(program, segment, tile);

@@ -34,7 +34,8 @@ class SplitKPrograms final : public gpu::CtaProgramSource {
     builder_.add_main_loop(program, segment, *tile, k_begin, k_end, true);
     if (reduction_ == SplitKReduction::parallel) {
       builder_.add_partial_store(program, segment, *tile, std::nullopt, false,
-                                 static_cast<std::uint32_t>(split));
+                                 static_cast<std::uint32_t>(split),
+                                 GemmCtaProgramBuilder::PartialLayout::row_major);
     } else {
       add_serial_fixup(program, segment, *tile, split);
     }
