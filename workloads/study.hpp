@@ -1,18 +1,20 @@
 #pragma once
 // A study: the hardware to run on and the workloads to simulate, as read from a
 // study YAML (configs/studies/*.yaml). Plain data; lowering to kernels happens in
-// the schedules (workloads/gemm/).
+// the schedules (workloads/gemm/) and attention variants (workloads/attention/).
 
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "hwmodels/diagnostics.hpp"
+#include "workloads/attention/attention_workload.hpp"
 #include "workloads/gemm/gemm_workload.hpp"
+#include "workloads/graph/graph_workload.hpp"
 
 namespace tilesim::workloads {
 
-using Workload = std::variant<GemmWorkload>;
+using Workload = std::variant<GemmWorkload, AttentionWorkload, GraphWorkload, LayerWorkload>;
 
 struct Study {
   std::string source_path;

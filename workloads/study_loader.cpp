@@ -9,6 +9,8 @@
 #include "hwmodels/schema_markdown.hpp"
 #include "hwmodels/yaml_file.hpp"
 #include "hwmodels/yaml_schema.hpp"
+#include "workloads/attention/attention_loader.hpp"
+#include "workloads/graph/graph_loader.hpp"
 #include "workloads/sweep/sweep_loader.hpp"
 
 namespace tilesim::workloads {
@@ -149,11 +151,35 @@ void read_workloads(const Value& list, const std::vector<std::string>& gemm_sche
     config::ReadContext context;
     context.file = file;
     context.key_prefix = fmt::format("workloads[{}]", i);
+    auto check_unique_name = [&](const config::Values& values, const std::string& name) {
+      const auto found = values.find("name");
+      if (found == values.end()) return;
+      const int line = found->second.where.line;
+      if (const auto [seen, inserted] = first_line.emplace(name, line); !inserted) {
+        diagnostics.add(
+            found->second.where, config::join_keys(context.key_prefix, "name"),
+            fmt::format("duplicate workload name `{}`; first used on line {}", name, seen->second));
+      }
+    };
     if (item.IsMap() && item["attention"]) {
-      // Attention workloads come in a later issue; say so rather than "unknown key".
-      diagnostics.add(config::location_of(item["attention"].Mark(), file),
-                      config::join_keys(context.key_prefix, "attention"),
-                      "attention workloads are not supported yet; supported workload kinds: gemm");
+      AttentionWorkload attention;
+      check_unique_name(read_attention_workload(item, context, attention, diagnostics),
+                        attention.name);
+      study.workloads.emplace_back(std::move(attention));
+      continue;
+    }
+    if (item.IsMap() && item["graph"]) {
+      GraphWorkload graph;
+      check_unique_name(read_graph_workload(item, context, gemm_schedules, graph, diagnostics),
+                        graph.name);
+      study.workloads.emplace_back(std::move(graph));
+      continue;
+    }
+    if (item.IsMap() && item["layer"]) {
+      LayerWorkload layer;
+      check_unique_name(read_layer_workload(item, context, gemm_schedules, layer, diagnostics),
+                        layer.name);
+      study.workloads.emplace_back(std::move(layer));
       continue;
     }
     GemmWorkload workload;
@@ -163,14 +189,7 @@ void read_workloads(const Value& list, const std::vector<std::string>& gemm_sche
     if (!values.contains("gemm.out_dtype")) {
       workload.problem.output_type = default_output_type(workload.problem.input_type);
     }
-    if (const auto name = values.find("name"); name != values.end()) {
-      const int line = name->second.where.line;
-      if (const auto [seen, inserted] = first_line.emplace(workload.name, line); !inserted) {
-        diagnostics.add(name->second.where, config::join_keys(context.key_prefix, "name"),
-                        fmt::format("duplicate workload name `{}`; first used on line {}",
-                                    workload.name, seen->second));
-      }
-    }
+    check_unique_name(values, workload.name);
     study.workloads.emplace_back(std::move(workload));
   }
 }
@@ -229,9 +248,23 @@ std::string render_config_reference_markdown() {
        study_schema().params()},
       {"Workloads (`workloads:` of a study)",
        "One GEMM per entry: `C[m x n] = A[m x k] B[k x n]`. `tile:` fields override the kernel "
-       "profile's. Attention workloads (`attention:` in place of `gemm:`) are not supported yet "
-       "and are rejected with a message saying so.",
+       "profile's.",
        "workloads[].", workload_schema({}).params()},
+      {"Attention workloads (`attention:` in place of `gemm:`)",
+       "softmax(Q K^T / sqrt(d)) V for a batch of sequences, computed by an attention variant; "
+       "see docs/attention.md.",
+       "workloads[].", attention_workload_params()},
+      {"Kernel graphs (`graph:` in place of `gemm:`)",
+       "A sequence or DAG of kernels on one or more streams, launched eagerly or as a CUDA "
+       "graph; see docs/graphs.md.",
+       "workloads[].", graph_workload_params()},
+      {"Kernels of a graph (`graph.kernels:`)",
+       "One kernel each; which keys apply depends on `op`.", "workloads[].graph.kernels[].",
+       graph_kernel_params()},
+      {"Decoder layer preset (`layer:` in place of `gemm:`)",
+       "A Llama-style decoder layer from model dimensions (defaults: Llama-3-8B); see "
+       "docs/graphs.md.",
+       "workloads[].", layer_workload_params()},
   };
   for (auto& section : sweep_reference_sections()) sections.push_back(std::move(section));
   return config::render_reference_markdown(sections);

@@ -5,10 +5,12 @@
 #include <algorithm>
 
 #include "hwmodels/data_type.hpp"
+#include "workloads/attention/attention_runner.hpp"
 #include "workloads/gemm/gemm_kernel_config.hpp"
 #include "workloads/gemm/gemm_time_bound.hpp"
 #include "workloads/gemm/schedule_candidates.hpp"
 #include "workloads/gemm/schedule_descriptor.hpp"
+#include "workloads/graph/graph_runner.hpp"
 
 namespace tilesim::workloads {
 namespace {
@@ -224,7 +226,18 @@ config::Loaded<std::vector<WorkloadRun>> run_study(const Study& study, const hw:
   std::vector<WorkloadRun> runs;
   for (const Workload& workload : study.workloads) {
     config::Loaded<std::vector<WorkloadRun>> workload_runs = std::visit(
-        [&](const GemmWorkload& gemm) { return run_gemm_workload(gemm, spec, schedules, options); },
+        [&](const auto& item) -> config::Loaded<std::vector<WorkloadRun>> {
+          using T = std::decay_t<decltype(item)>;
+          if constexpr (std::is_same_v<T, AttentionWorkload>) {
+            return run_attention_workload(item, spec, options);
+          } else if constexpr (std::is_same_v<T, GraphWorkload>) {
+            return run_graph_workload(item, spec, schedules, options);
+          } else if constexpr (std::is_same_v<T, LayerWorkload>) {
+            return run_layer_workload(item, spec, schedules, options);
+          } else {
+            return run_gemm_workload(item, spec, schedules, options);
+          }
+        },
         workload);
     loaded.diagnostics.append(workload_runs.diagnostics);
     if (workload_runs.ok()) {

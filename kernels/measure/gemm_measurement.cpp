@@ -9,6 +9,7 @@
 
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/common/device_buffer.hpp"
+#include "kernels/common/event_pair.hpp"
 #include "kernels/common/gpu_delay.hpp"
 #include "kernels/gemm/gemm_workspace_buffers.hpp"
 
@@ -21,35 +22,12 @@ constexpr int kBatchRuns = 100;
 constexpr double kEnqueueUsPerRun = 20.0;
 constexpr double kMinDelayUs = 50.0;
 
+using kernels::EventPair;
+
 struct InputSet {
   kernels::DeviceBuffer a;
   kernels::DeviceBuffer b;
   kernels::DeviceBuffer c;
-};
-
-class EventPair {
- public:
-  EventPair() {
-    TILESIM_CUDA_CHECK(cudaEventCreate(&start_));
-    TILESIM_CUDA_CHECK(cudaEventCreate(&stop_));
-  }
-  ~EventPair() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
-  EventPair(const EventPair&) = delete;
-  EventPair& operator=(const EventPair&) = delete;
-  cudaEvent_t start() const { return start_; }
-  cudaEvent_t stop() const { return stop_; }
-  double elapsed_us() const {
-    float ms = 0;
-    TILESIM_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-    return 1000.0 * static_cast<double>(ms);
-  }
-
- private:
-  cudaEvent_t start_ = nullptr;
-  cudaEvent_t stop_ = nullptr;
 };
 
 std::uint64_t seed_of(const std::string& name) {

@@ -2,6 +2,8 @@
 // `kernel: library`, the reference kernels of kernels/gemm for `kernel:
 // tilesim_ref`) and writes the measurement CSV + JSON sidecar that `tilesim
 // compare` reads. Reads the same study YAML as `tilesim simulate`.
+// `tilesim-measure calibrate` runs the microbenchmarks instead and writes a
+// hardware YAML (kernels/measure/calibrate_command.hpp).
 //
 // Exit status: 0 measured and checked; 1 a kernel's output failed its check
 // (its row is still written, with rel_error); 2 usage, study or unsupported
@@ -24,6 +26,7 @@
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/gemm/gemm_launch.hpp"
 #include "kernels/gemm/reference_check.hpp"
+#include "kernels/measure/calibrate_command.hpp"
 #include "kernels/measure/gemm_case.hpp"
 #include "kernels/measure/gemm_measurement.hpp"
 #include "kernels/measure/measurement_writer.hpp"
@@ -219,8 +222,8 @@ int main(int argc, char** argv) {
   CLI::App app{
       "Time a study's GEMM workloads on the GPU: cuBLAS (kernel: library) and the "
       "reference kernels (kernel: tilesim_ref); writes a measurement CSV and JSON."};
-  app.add_option("study", options.study, "Study YAML (as for `tilesim simulate`)")->required();
-  app.add_option("--csv", options.csv, "Measurement CSV to write")->required();
+  app.add_option("study", options.study, "Study YAML (as for `tilesim simulate`)");
+  app.add_option("--csv", options.csv, "Measurement CSV to write");
   app.add_option("--json", options.json, "JSON sidecar to write (default: the CSV's name, .json)");
   std::vector<std::string> variant_names;
   for (int v = 0; v < tk::kGemmTileVariantCount; ++v) {
@@ -237,11 +240,21 @@ int main(int argc, char** argv) {
   app.add_option("--target-ms", options.timing.target_ms, "GPU time to spend timing each workload")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  int calibrate_exit = 0;
+  tilesim::measure::add_calibrate_command(app, config_dir() / "hw" / "h100_sxm.yaml",
+                                          calibrate_exit);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     const int code = app.exit(error);
     return code == 0 ? 0 : kExitUsage;
+  }
+  if (app.got_subcommand("calibrate")) return calibrate_exit;
+  if (options.study.empty() || options.csv.empty()) {
+    std::fprintf(stderr,
+                 "tilesim-measure: a study and --csv are required (or the `calibrate` "
+                 "command); see --help\n");
+    return kExitUsage;
   }
   if (options.json.empty()) {
     options.json = std::filesystem::path(options.csv).replace_extension(".json").string();

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "sim/cli/cli_context.hpp"
+#include "sim/cli/compare_command.hpp"
 #include "sim/cli/schema_command.hpp"
 #include "sim/cli/simulate_command.hpp"
 #include "sim/cli/sweep_command.hpp"
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
   tilesim::cli::add_sweep_command(app, exit_code);
   tilesim::cli::add_validate_command(app, exit_code);
   tilesim::cli::add_schema_command(app, exit_code);
+  tilesim::cli::add_compare_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

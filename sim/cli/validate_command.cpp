@@ -7,7 +7,9 @@
 #include <memory>
 
 #include "sim/cli/cli_context.hpp"
+#include "workloads/attention/attention_lowering.hpp"
 #include "workloads/gemm/gemm_kernel_config.hpp"
+#include "workloads/graph/graph_runner.hpp"
 #include "workloads/study_runner.hpp"
 #include "workloads/sweep/sweep_loader.hpp"
 
@@ -42,17 +44,34 @@ config::Diagnostics validate_sweep(const std::string& path,
   return sweep.diagnostics;
 }
 
+// Every variant `compare` would run, or the one named, must be able to lower.
+void validate_attention(const workloads::AttentionWorkload& attention,
+                        const hw::HardwareSpec& hardware, config::Diagnostics& problems) {
+  if (attention.variant != "compare") {
+    problems.append(workloads::lower_attention(attention, hardware).diagnostics);
+    return;
+  }
+  workloads::AttentionWorkload flash = attention;
+  flash.variant = "flash";
+  problems.append(workloads::lower_attention(flash, hardware).diagnostics);
+}
+
 config::Diagnostics validate_study(const std::string& path,
                                    const workloads::GemmScheduleRegistry& schedules) {
   config::Loaded<LoadedStudy> loaded = load_study_and_hardware(path, {}, {}, schedules);
   if (!loaded.ok()) return loaded.diagnostics;
   config::Diagnostics problems;
   for (const workloads::Workload& workload : loaded.value->study.workloads) {
-    std::visit(
-        [&](const workloads::GemmWorkload& gemm) {
-          problems.append(workloads::resolve_gemm_kernel(gemm, loaded.value->hardware).diagnostics);
-        },
-        workload);
+    if (const auto* gemm = std::get_if<workloads::GemmWorkload>(&workload)) {
+      problems.append(workloads::resolve_gemm_kernel(*gemm, loaded.value->hardware).diagnostics);
+    } else if (const auto* graph = std::get_if<workloads::GraphWorkload>(&workload)) {
+      problems.append(workloads::check_graph_workload(*graph, loaded.value->hardware, schedules));
+    } else if (const auto* layer = std::get_if<workloads::LayerWorkload>(&workload)) {
+      problems.append(workloads::check_layer_workload(*layer, loaded.value->hardware, schedules));
+    } else {
+      validate_attention(std::get<workloads::AttentionWorkload>(workload), loaded.value->hardware,
+                         problems);
+    }
   }
   if (problems.empty()) {
     std::cout << fmt::format("{}: ok (study: {} workloads on {})\n", path,

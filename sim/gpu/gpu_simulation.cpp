@@ -1,5 +1,10 @@
 #include "sim/gpu/gpu_simulation.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
 #include <stdexcept>
 
 #include "sim/engine/simulator.hpp"
@@ -16,7 +21,12 @@ struct KernelState {
   CtaDemand demand;
   std::int64_t next_cta = 0;
   std::int64_t finished_ctas = 0;
-  bool started = false;
+  std::vector<std::size_t> dependents;  // kernels that wait for this one
+  int unfinished_dependencies = 0;
+  bool has_dependencies = false;
+  sim::SimTime dependencies_end;  // when the last dependency finished
+  bool arrived = false;
+  bool scheduled = false;  // its start is decided
   bool finished = false;
 };
 
@@ -28,7 +38,8 @@ class GpuRun {
         spec_(spec),
         resources_(simulator_, spec),
         scheduler_(spec.sm),
-        executor_(simulator_, resources_, spec) {
+        executor_(simulator_, resources_, spec),
+        dependency_gap_(dependency_gap(spec.launch)) {
     if (options.record_bandwidth) {
       resources_.network().set_reallocation_observer([this] { sample_bandwidth(); });
     }
@@ -40,10 +51,11 @@ class GpuRun {
     const std::vector<LaunchTiming> timings = launch_timings(plan_, spec_.launch);
     kernels_.resize(plan_.kernels.size());
     result_.kernels.resize(plan_.kernels.size());
+    for (std::size_t i = 0; i < plan_.kernels.size(); ++i) init_kernel(i, timings[i]);
+    link_dependencies();
     for (std::size_t i = 0; i < plan_.kernels.size(); ++i) {
-      init_kernel(i, timings[i]);
-      simulator_.schedule_at(timings[i].ready, sim::EventPriority::normal,
-                             [this, i] { kernel_ready(i); });
+      simulator_.schedule_at(timings[i].arrival, sim::EventPriority::normal,
+                             [this, i] { kernel_arrived(i); });
     }
     simulator_.run();
     for (std::size_t i = 0; i < kernels_.size(); ++i) {
@@ -75,35 +87,62 @@ class GpuRun {
                    (static_cast<double>(spec_.sm.count) * record.ctas_per_sm);
   }
 
-  // A kernel may start once it has arrived and the previous kernel of its
-  // stream has finished.
-  void kernel_ready(std::size_t index) {
-    arrived_.push_back(index);
-    activate_startable_kernels();
+  // A kernel waits for the previous kernel of its stream and for the earlier
+  // launches it names in depends_on.
+  void link_dependencies() {
+    std::map<int, std::size_t> last_in_stream;
+    for (std::size_t index = 0; index < plan_.kernels.size(); ++index) {
+      const KernelLaunch& launch = plan_.kernels[index];
+      std::set<std::size_t> waits_for;
+      if (const auto last = last_in_stream.find(launch.stream); last != last_in_stream.end()) {
+        waits_for.insert(last->second);
+      }
+      for (const int dependency : launch.depends_on) {
+        if (dependency < 0 || static_cast<std::size_t>(dependency) >= index) {
+          throw std::invalid_argument(
+              fmt::format("kernel {}: depends_on {} is not an earlier launch of the plan",
+                          launch.name, dependency));
+        }
+        waits_for.insert(static_cast<std::size_t>(dependency));
+      }
+      for (const std::size_t dependency : waits_for)
+        kernels_[dependency].dependents.push_back(index);
+      kernels_[index].unfinished_dependencies = static_cast<int>(waits_for.size());
+      kernels_[index].has_dependencies = !waits_for.empty();
+      last_in_stream[launch.stream] = index;
+    }
   }
 
-  void activate_startable_kernels() {
-    for (std::size_t index : arrived_) {
-      KernelState& state = kernels_[index];
-      if (state.started || !previous_in_stream_finished(index)) continue;
-      state.started = true;
-      active_.push_back(index);
-      if (state.launch->cta_count == 0) {
-        result_.kernels[index].start = simulator_.now();
-        finish_kernel(index);
-      }
+  void kernel_arrived(std::size_t index) {
+    kernels_[index].arrived = true;
+    schedule_start_if_ready(index);
+  }
+
+  // Once arrived with every dependency done, a kernel starts at once, or after
+  // the front end's gap if a dependency ended less than that ago.
+  void schedule_start_if_ready(std::size_t index) {
+    KernelState& state = kernels_[index];
+    if (!state.arrived || state.unfinished_dependencies > 0 || state.scheduled) return;
+    state.scheduled = true;
+    const sim::SimTime now = simulator_.now();
+    const sim::SimTime ready =
+        state.has_dependencies ? std::max(now, state.dependencies_end + dependency_gap_) : now;
+    result_.kernels[index].ready = ready;
+    if (ready == now) {
+      start_kernel(index);
+    } else {
+      simulator_.schedule_at(ready, sim::EventPriority::normal,
+                             [this, index] { start_kernel(index); });
+    }
+  }
+
+  void start_kernel(std::size_t index) {
+    active_.push_back(index);
+    if (kernels_[index].launch->cta_count == 0) {
+      result_.kernels[index].start = simulator_.now();
+      finish_kernel(index);
     }
     dispatch();
-  }
-
-  bool previous_in_stream_finished(std::size_t index) const {
-    for (std::size_t earlier = 0; earlier < index; ++earlier) {
-      if (plan_.kernels[earlier].stream == plan_.kernels[index].stream &&
-          !kernels_[earlier].finished) {
-        return false;
-      }
-    }
-    return true;
   }
 
   // Hands out CTAs in launch order; a cluster goes out whole or not at all.
@@ -158,10 +197,16 @@ class GpuRun {
   }
 
   void finish_kernel(std::size_t index) {
-    kernels_[index].finished = true;
+    KernelState& state = kernels_[index];
+    state.finished = true;
     result_.kernels[index].end = simulator_.now();
     std::erase(active_, index);
-    activate_startable_kernels();
+    for (const std::size_t dependent : state.dependents) {
+      KernelState& waiting = kernels_[dependent];
+      --waiting.unfinished_dependencies;
+      waiting.dependencies_end = std::max(waiting.dependencies_end, simulator_.now());
+      schedule_start_if_ready(dependent);
+    }
   }
 
   void sample_bandwidth() {
@@ -181,9 +226,9 @@ class GpuRun {
   GpuResources resources_;
   BlockScheduler scheduler_;
   CtaExecutor executor_;
+  sim::SimTime dependency_gap_;
   std::vector<KernelState> kernels_;
-  std::vector<std::size_t> arrived_;  // kernels whose launch reached the GPU, in order
-  std::vector<std::size_t> active_;   // started and still dispatching or running
+  std::vector<std::size_t> active_;  // started and still dispatching or running, in start order
   SimulationResult result_;
 };
 

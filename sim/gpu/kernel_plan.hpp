@@ -99,6 +99,10 @@ struct KernelLaunch {
   CtaFootprint footprint;
   double tensor_efficiency = 1.0;  // fraction of tensor-core peak the main loop reaches
   std::shared_ptr<const CtaProgramSource> programs;
+  // Earlier launches of the plan (indices) that must finish before this one
+  // starts, beyond its stream predecessor: CUDA events between streams, or the
+  // edges of a CUDA graph.
+  std::vector<int> depends_on;
 };
 
 enum class LaunchMode { eager, cuda_graph };

@@ -28,9 +28,11 @@ double L2ReuseModel::read(const BlockKey& key, std::int64_t part_begin, std::int
   return missed_bytes;
 }
 
+// The writer produced the whole block, so every part a later read names is resident.
 void L2ReuseModel::write(const BlockKey& key, double bytes) {
   filled_bytes_ += bytes;
-  blocks_[key] = {ResidentPart{0, 1, filled_bytes_}};
+  constexpr std::int64_t kWholeBlock = std::int64_t{1} << 62;
+  blocks_[key] = {ResidentPart{-kWholeBlock, kWholeBlock, filled_bytes_}};
 }
 
 }  // namespace tilesim::gpu

@@ -1,5 +1,7 @@
 #include "sim/gpu/launch_timing.hpp"
 
+#include <algorithm>
+
 namespace tilesim::gpu {
 
 std::vector<LaunchTiming> launch_timings(const KernelPlan& plan, const hw::LaunchSpec& launch) {
@@ -14,11 +16,15 @@ std::vector<LaunchTiming> launch_timings(const KernelPlan& plan, const hw::Launc
       timings.push_back({host, host + issue, host + issue + latency});
       host += issue;
     } else {
-      const sim::SimTime ready = issue + latency + node * static_cast<std::int64_t>(i);
-      timings.push_back({sim::SimTime{}, issue, ready});
+      const sim::SimTime arrival = issue + latency + node * static_cast<std::int64_t>(i);
+      timings.push_back({sim::SimTime{}, issue, arrival});
     }
   }
   return timings;
+}
+
+sim::SimTime dependency_gap(const hw::LaunchSpec& launch) {
+  return sim::SimTime::from_seconds(std::max(0.0, launch.graph_node_s - launch.cta_dispatch_s));
 }
 
 }  // namespace tilesim::gpu

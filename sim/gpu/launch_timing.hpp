@@ -1,8 +1,14 @@
 #pragma once
-// When each kernel of a plan reaches the GPU. Eager launches are issued one
-// after another by the host, each costing host_issue_s, so kernels shorter than
-// that leave the GPU idle; a CUDA graph is one host launch whose nodes then
-// follow each other at graph_node_s apart.
+// When each kernel of a plan reaches the GPU, and what the GPU's front end
+// costs once a kernel's dependencies are done.
+//
+// Eager launches are issued one after another by the host, each costing
+// host_issue_s; the host runs ahead of the GPU, so its cost is hidden only
+// while the queued kernels last longer than host_issue_s. A CUDA graph is one
+// host launch; the GPU's front end then takes its nodes graph_node_s apart.
+// Either way a kernel whose dependencies (stream predecessor, events, graph
+// edges) end while it waits needs the front end's dependency gap before its
+// first CTA is dispatched.
 
 #include <vector>
 
@@ -15,9 +21,15 @@ namespace tilesim::gpu {
 struct LaunchTiming {
   sim::SimTime host_issue_begin;
   sim::SimTime host_issue_end;
-  sim::SimTime ready;  // the kernel may start (stream order permitting)
+  sim::SimTime arrival;  // the launch reached the GPU; dependencies permitting, it may start
 };
 
 std::vector<LaunchTiming> launch_timings(const KernelPlan& plan, const hw::LaunchSpec& launch);
+
+// From a kernel's last dependency ending to its first CTA being dispatched.
+// graph_node_s is measured per node of a chain of empty kernels, which
+// includes dispatching the CTA, so the front end's own share is the rest.
+// Kernels queued on a stream by eager launches pass the same front end.
+sim::SimTime dependency_gap(const hw::LaunchSpec& launch);
 
 }  // namespace tilesim::gpu

@@ -53,6 +53,9 @@ struct KernelRecord {
   int stream = 0;
   sim::SimTime host_issue_begin;  // launch call on the host
   sim::SimTime host_issue_end;
+  // Its launch had reached the GPU and its dependencies were done (plus the
+  // front end's gap): from here it waits only for room on the SMs.
+  sim::SimTime ready;
   sim::SimTime start;  // first CTA dispatched
   sim::SimTime end;    // last CTA finished
   std::int64_t cta_count = 0;

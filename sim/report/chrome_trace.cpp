@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <set>
 
 namespace tilesim::report {
@@ -40,9 +41,16 @@ void add_host_and_streams(Json& events, const workloads::WorkloadRun& run, Pids 
   events.push_back(metadata("process_name", pids.host, 0, run.name + ": host and streams", false));
   events.push_back(metadata("thread_name", pids.host, kHostTrack, "host launch calls", false));
   std::set<int> streams;
+  // A CUDA graph's kernels share one launch call: one slice for all of them.
+  std::optional<gpu::TimeSpan> last_launch;
   for (const gpu::KernelRecord& kernel : run.result.kernels) {
-    events.push_back(slice("launch " + kernel.name, pids.host, kHostTrack, kernel.host_issue_begin,
-                           kernel.host_issue_end, Json::object()));
+    const bool same_call = last_launch && last_launch->begin == kernel.host_issue_begin &&
+                           last_launch->end == kernel.host_issue_end;
+    if (!same_call) {
+      events.push_back(slice("launch " + kernel.name, pids.host, kHostTrack,
+                             kernel.host_issue_begin, kernel.host_issue_end, Json::object()));
+      last_launch = gpu::TimeSpan{kernel.host_issue_begin, kernel.host_issue_end};
+    }
     const int tid = kStreamTrackBase + kernel.stream;
     if (streams.insert(kernel.stream).second) {
       events.push_back(

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 
+#include "sim/gpu/gpu_idle_time.hpp"
+
 namespace tilesim::report {
 namespace {
 
@@ -40,8 +42,9 @@ CsvTable csv_table(std::span<const workloads::WorkloadRun> runs) {
   CsvTable table;
   table.header = {"name", "kind", "schedule", "kernel"};
   table.header.insert(table.header.end(), columns.begin(), columns.end());
-  for (const char* metric : {"time_us", "tflops", "sm_utilization", "l2_read_bytes",
-                             "hbm_read_bytes", "hbm_write_bytes", "kernels"}) {
+  for (const char* metric :
+       {"time_us", "tflops", "sm_utilization", "l2_read_bytes", "hbm_read_bytes", "hbm_write_bytes",
+        "launch_gap_us", "sm_idle_us", "kernels"}) {
     table.header.emplace_back(metric);
   }
   for (const workloads::WorkloadRun& run : runs) {
@@ -54,7 +57,8 @@ CsvTable csv_table(std::span<const workloads::WorkloadRun> runs) {
     const gpu::MemoryTraffic traffic = run.result.traffic();
     for (const double metric :
          {run.result.time_us(), run.tflops_per_s(), run.result.sm_utilization(),
-          traffic.l2_read_bytes, traffic.hbm_read_bytes, traffic.write_bytes}) {
+          traffic.l2_read_bytes, traffic.hbm_read_bytes, traffic.write_bytes,
+          gpu::launch_gaps(run.result).us(), gpu::sm_idle_us(run.result)}) {
       row.push_back(fmt::format("{}", metric));
     }
     row.push_back(fmt::format("{}", run.result.kernels.size()));

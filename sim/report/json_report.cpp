@@ -1,5 +1,7 @@
 #include "sim/report/json_report.hpp"
 
+#include "sim/gpu/gpu_idle_time.hpp"
+
 namespace tilesim::report {
 namespace {
 
@@ -19,11 +21,14 @@ Json parameters_json(const std::vector<workloads::WorkloadParameter>& parameters
   return object;
 }
 
-Json kernel_json(const gpu::KernelRecord& kernel) {
+Json kernel_json(const gpu::KernelRecord& kernel, const gpu::KernelIdleTime& idle) {
   return Json{{"name", kernel.name},
               {"stream", kernel.stream},
               {"host_issue_us", kernel.host_issue_begin.us()},
+              {"ready_us", kernel.ready.us()},
               {"start_us", kernel.start.us()},
+              {"gap_before_us", idle.gap_before.us()},
+              {"sm_idle_us", idle.sm_idle_us},
               {"end_us", kernel.end.us()},
               {"time_us", (kernel.end - kernel.start).us()},
               {"ctas", kernel.cta_count},
@@ -36,7 +41,10 @@ Json kernel_json(const gpu::KernelRecord& kernel) {
 Json run_json(const workloads::WorkloadRun& run) {
   const gpu::SimulationResult& result = run.result;
   Json kernels = Json::array();
-  for (const gpu::KernelRecord& kernel : result.kernels) kernels.push_back(kernel_json(kernel));
+  const std::vector<gpu::KernelIdleTime> idle = gpu::kernel_idle_times(result);
+  for (std::size_t i = 0; i < result.kernels.size(); ++i) {
+    kernels.push_back(kernel_json(result.kernels[i], idle[i]));
+  }
   Json item{{"name", run.name},
             {"kind", run.kind},
             {"schedule", run.schedule},
@@ -46,6 +54,8 @@ Json run_json(const workloads::WorkloadRun& run) {
             {"tflops", run.tflops_per_s()},
             {"flops", run.useful_flops},
             {"sm_utilization", result.sm_utilization()},
+            {"launch_gap_us", gpu::launch_gaps(result).us()},
+            {"sm_idle_us", gpu::sm_idle_us(result)},
             {"bytes", bytes_json(result.traffic())},
             {"kernels", kernels},
             {"events", result.events}};

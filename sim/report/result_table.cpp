@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "sim/report/kernel_breakdown.hpp"
+
 namespace tilesim::report {
 namespace {
 
@@ -21,10 +23,32 @@ std::string shape(const workloads::WorkloadRun& run) {
     return fmt::format("{}x{}x{} {}", parameter(run, "m"), parameter(run, "n"), parameter(run, "k"),
                        parameter(run, "dtype"));
   }
+  if (run.kind == "attention") {
+    // batch x heads/kv_heads, q_len x kv_len ("var" for a variable-length batch), head_dim
+    const std::string kv_len = parameter(run, "kv_len") == "?" ? "var" : parameter(run, "kv_len");
+    return fmt::format("{}x{}/{} {}x{} d{}{}", parameter(run, "batch"), parameter(run, "heads"),
+                       parameter(run, "kv_heads"), parameter(run, "q_len"), kv_len,
+                       parameter(run, "head_dim"), parameter(run, "causal") == "true" ? " c" : "");
+  }
+  if (run.kind == "layer") {
+    const bool prefill = parameter(run, "phase") == "prefill";
+    return fmt::format("{} b{} {}{}", parameter(run, "phase"), parameter(run, "batch"),
+                       prefill ? "t" : "ctx", parameter(run, prefill ? "tokens" : "context"));
+  }
+  if (run.kind == "graph") {
+    const std::string streams = parameter(run, "streams");
+    return fmt::format("{} nodes, {} stream{}", parameter(run, "nodes"), streams,
+                       streams == "1" ? "" : "s");
+  }
   return run.kind;
 }
 
+bool is_kernel_graph(const workloads::WorkloadRun& run) {
+  return run.kind == "graph" || run.kind == "layer";
+}
+
 std::string tile(const workloads::WorkloadRun& run) {
+  if (run.kind != "gemm") return "-";
   return fmt::format("{}x{}x{}", parameter(run, "tile_m"), parameter(run, "tile_n"),
                      parameter(run, "tile_k"));
 }
@@ -72,6 +96,13 @@ std::string result_table(const StudyReport& report) {
         100 * (choice.runner_up_time_us / run.result.time_us() - 1));
   }
   if (!choices.empty()) out += "\n" + choices;
+  // Every kernel of a graph or of a multi-kernel workload (unfused or split-KV
+  // attention, parallel split-K): its time and bytes.
+  for (const workloads::WorkloadRun& run : report.runs) {
+    if (is_kernel_graph(run) || run.result.kernels.size() > 1) {
+      out += fmt::format("\n{}", kernel_breakdown(run));
+    }
+  }
   out +=
       "\nHBM_MB: HBM reads (L2 misses) + writes; L2_MB: bytes SMs read from L2; "
       "SM%: SM-time with a resident CTA; waves: CTAs / (SMs x CTAs per SM).\n";

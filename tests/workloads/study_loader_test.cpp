@@ -106,16 +106,16 @@ TEST(LoadStudy, EveryFieldIsRead) {
   EXPECT_EQ(third.tile.cluster->n, 2);
 }
 
-TEST(LoadStudy, AttentionIsNotSupportedYet) {
+// Attention entries are read by workloads/attention (tests/workloads/attention).
+TEST(LoadStudy, AttentionEntriesAreReadAsAttention) {
   const std::string text = std::string(kValid) +
                            "  - name: prefill\n"
                            "    attention: {batch: 1, heads: 32, q_len: 4096, kv_len: 4096}\n"
                            "    variant: flash\n";
   const auto loaded = load_text(text);
   ASSERT_EQ(loaded.diagnostics.size(), 1u) << loaded.diagnostics.format();
-  EXPECT_TRUE(HasDiagnostic(loaded.diagnostics, 15, 16, "workloads[3].attention",
-                            "attention workloads are not supported yet; supported workload kinds: "
-                            "gemm"));
+  EXPECT_TRUE(
+      HasDiagnostic(loaded.diagnostics, 15, 16, "workloads[3].attention.head_dim", "missing"));
 }
 
 TEST(LoadStudy, RootProblems) {

@@ -9,8 +9,8 @@ namespace {
 
 class DataParallelPrograms final : public gpu::CtaProgramSource {
  public:
-  DataParallelPrograms(const GemmProblem& problem, const hw::KernelProfile& config)
-      : builder_(problem, config),
+  DataParallelPrograms(const GemmWorkload& workload, const hw::KernelProfile& config)
+      : builder_(workload.problem, config, workload.fusion),
         rasterizer_(builder_.tile_rows(), builder_.tile_cols(), config.swizzle, config.cluster) {}
 
   std::int64_t cta_count() const { return rasterizer_.cta_count(); }
@@ -35,7 +35,7 @@ class DataParallelPrograms final : public gpu::CtaProgramSource {
 gpu::KernelPlan DataParallelSchedule::lower(const GemmWorkload& workload,
                                             const hw::KernelProfile& config,
                                             const hw::HardwareSpec& /*spec*/) const {
-  auto programs = std::make_shared<DataParallelPrograms>(workload.problem, config);
+  auto programs = std::make_shared<DataParallelPrograms>(workload, config);
   gpu::KernelPlan plan;
   plan.kernels.push_back(gemm_kernel_launch(workload.name + ".gemm_dp", workload.problem, config,
                                             programs->cta_count(), programs));

@@ -20,10 +20,12 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
 }  // namespace
 
 GemmCtaProgramBuilder::GemmCtaProgramBuilder(const GemmProblem& problem,
-                                             const hw::KernelProfile& kernel, GemmTensorIds tensors)
+                                             const hw::KernelProfile& kernel,
+                                             std::shared_ptr<const GemmFusion> fusion)
     : problem_(problem),
       kernel_(kernel),
-      tensors_(tensors),
+      fusion_(std::move(fusion)),
+      tensors_(fusion_ ? fusion_->tensors : GemmTensorIds{}),
       tile_rows_(ceil_div(problem.m, kernel.tile_m)),
       tile_cols_(ceil_div(problem.n, kernel.tile_n)),
       k_blocks_(ceil_div(problem.k, kernel.tile_k)),
@@ -90,33 +92,119 @@ void GemmCtaProgramBuilder::add_main_loop(gpu::CtaProgram& program, std::uint16_
     const bool last = end == k_block_end;
     gpu::CtaStep step = mma_step(static_cast<double>(end - begin) - (last ? 1 : 0), segment);
     const auto chunk_id = static_cast<std::uint32_t>(chunk);
-    step.reads = {
-        {{tensors_.a, static_cast<std::uint32_t>(tile.row), chunk_id},
-         rows * k * element_bytes,
-         kernel_.cluster.n,
-         begin,
-         end},
-        {{tensors_.b, static_cast<std::uint32_t>(tile.col), chunk_id},
-         cols * k * element_bytes,
-         kernel_.cluster.m,
-         begin,
-         end},
-    };
+    step.reads = a_reads(tile, begin, end, chunk_id);
+    step.reads.push_back({{tensors_.b, static_cast<std::uint32_t>(tile.col), chunk_id},
+                          cols * k * element_bytes,
+                          kernel_.cluster.m,
+                          begin,
+                          end});
     step.bytes_in_flight = in_flight;
     step.waits_for_first_data = fills_pipeline && begin == k_block_begin;
     program.steps.push_back(std::move(step));
     begin = end;
   }
   program.steps.push_back(mma_step(1, segment));
+  if (fusion_ && fusion_->prologue_flops_per_a_element > 0) {
+    // Counted after the MMAs, though a kernel overlaps it with them: an upper bound.
+    gpu::CtaStep prologue;
+    prologue.unit = gpu::ExecutionUnit::fp32;
+    prologue.flops = fusion_->prologue_flops_per_a_element * rows *
+                     static_cast<double>(k_elements(k_block_begin, k_block_end));
+    prologue.segment = segment;
+    program.steps.push_back(prologue);
+  }
+}
+
+// A from a graph's tensor: the blocks of its rows and k-columns; otherwise the
+// GEMM's own row-panel chunk.
+std::vector<gpu::BlockRead> GemmCtaProgramBuilder::a_reads(TileCoord tile,
+                                                           std::int64_t k_block_begin,
+                                                           std::int64_t k_block_end,
+                                                           std::uint32_t chunk) const {
+  const std::int64_t row_begin = tile.row * kernel_.tile_m;
+  const std::int64_t rows = tile_extent_rows(tile.row);
+  if (!fusion_ || !fusion_->a) {
+    const auto k = static_cast<double>(k_elements(k_block_begin, k_block_end));
+    return {{{tensors_.a, static_cast<std::uint32_t>(tile.row), chunk},
+             static_cast<double>(rows) * k * hw::bytes_per_element(problem_.input_type),
+             kernel_.cluster.n,
+             k_block_begin,
+             k_block_end}};
+  }
+  std::vector<gpu::BlockRead> reads =
+      fusion_->a->reads({row_begin, row_begin + rows, k_block_begin * kernel_.tile_k,
+                         k_block_begin * kernel_.tile_k + k_elements(k_block_begin, k_block_end)});
+  for (gpu::BlockRead& read : reads) read.multicast = kernel_.cluster.n;
+  return reads;
 }
 
 void GemmCtaProgramBuilder::add_epilogue(gpu::CtaProgram& program, std::uint16_t segment,
                                          TileCoord tile) const {
-  gpu::CtaStep store;
-  store.write_bytes = static_cast<double>(tile_extent_rows(tile.row) * tile_extent_cols(tile.col)) *
-                      hw::bytes_per_element(problem_.output_type);
-  store.segment = segment;
-  program.steps.push_back(store);
+  if (fusion_) add_fused_epilogue_work(program, segment, tile);
+  add_output_stores(program, segment, tile);
+}
+
+// Residual and bias reads with the fp32 work, then the special-function work:
+// the whole tile's operands are loaded at once.
+void GemmCtaProgramBuilder::add_fused_epilogue_work(gpu::CtaProgram& program, std::uint16_t segment,
+                                                    TileCoord tile) const {
+  const auto rows = static_cast<double>(tile_extent_rows(tile.row));
+  const auto cols = static_cast<double>(tile_extent_cols(tile.col));
+  gpu::CtaStep math;
+  math.unit = gpu::ExecutionUnit::fp32;
+  math.flops = fusion_->epilogue_flops_per_element * rows * cols;
+  if (fusion_->residual) {
+    const std::int64_t row_begin = tile.row * kernel_.tile_m;
+    const std::int64_t col_begin = tile.col * kernel_.tile_n / fusion_->output_column_divisor;
+    math.reads = fusion_->residual->reads(
+        {row_begin, row_begin + tile_extent_rows(tile.row), col_begin,
+         col_begin + tile_extent_cols(tile.col) / fusion_->output_column_divisor});
+  }
+  if (fusion_->bias) {
+    math.reads.push_back({{tensors_.bias, static_cast<std::uint32_t>(tile.col), 0},
+                          cols * hw::bytes_per_element(problem_.output_type),
+                          1,
+                          0,
+                          1});
+  }
+  for (const gpu::BlockRead& read : math.reads) math.bytes_in_flight += read.bytes;
+  math.waits_for_first_data = !math.reads.empty();
+  math.segment = segment;
+  if (math.flops > 0 || !math.reads.empty()) program.steps.push_back(std::move(math));
+  if (fusion_->epilogue_sfu_ops_per_element > 0) {
+    gpu::CtaStep special;
+    special.unit = gpu::ExecutionUnit::sfu;
+    special.flops = fusion_->epilogue_sfu_ops_per_element * rows * cols;
+    special.segment = segment;
+    program.steps.push_back(special);
+  }
+}
+
+// One store per block of a graph's output tensor, so the next kernel's reads
+// find them in L2; otherwise one plain store.
+void GemmCtaProgramBuilder::add_output_stores(gpu::CtaProgram& program, std::uint16_t segment,
+                                              TileCoord tile) const {
+  const int divisor = fusion_ ? fusion_->output_column_divisor : 1;
+  const std::int64_t rows = tile_extent_rows(tile.row);
+  const std::int64_t cols = tile_extent_cols(tile.col) / divisor;
+  if (!fusion_ || !fusion_->output) {
+    gpu::CtaStep store;
+    store.write_bytes =
+        static_cast<double>(rows * cols) * hw::bytes_per_element(problem_.output_type);
+    store.segment = segment;
+    program.steps.push_back(store);
+    return;
+  }
+  const std::int64_t row_begin = tile.row * kernel_.tile_m;
+  const std::int64_t col_begin = tile.col * kernel_.tile_n / divisor;
+  for (const BlockStore& block :
+       fusion_->output->stores({row_begin, row_begin + rows, col_begin, col_begin + cols})) {
+    gpu::CtaStep store;
+    store.write_bytes = block.bytes;
+    store.write_key = block.key;
+    store.segment = segment;
+    program.steps.push_back(store);
+  }
 }
 
 void GemmCtaProgramBuilder::add_partial_store(gpu::CtaProgram& program, std::uint16_t segment,

@@ -9,31 +9,31 @@
 // the pipeline), then the last k-block's MMAs, which nothing overlaps.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "hwmodels/hardware_spec.hpp"
 #include "sim/gpu/kernel_plan.hpp"
+#include "workloads/gemm/gemm_fusion.hpp"
 #include "workloads/gemm/gemm_workload.hpp"
 #include "workloads/gemm/tile_coord.hpp"
 
 namespace tilesim::workloads {
 
-// Tensors of one GEMM for the L2 model's block keys.
-struct GemmTensorIds {
-  std::uint32_t a = 0;
-  std::uint32_t b = 1;
-  std::uint32_t workspace = 2;  // fp32 partial tiles
-};
-
 class GemmCtaProgramBuilder {
  public:
+  // `fusion` (from a kernel graph) names the GEMM's tensors and the work fused
+  // into its main loop and epilogue.
   GemmCtaProgramBuilder(const GemmProblem& problem, const hw::KernelProfile& kernel,
-                        GemmTensorIds tensors = {});
+                        std::shared_ptr<const GemmFusion> fusion = nullptr);
 
   std::int64_t tile_rows() const { return tile_rows_; }
   std::int64_t tile_cols() const { return tile_cols_; }
   std::int64_t tile_count() const { return tile_rows_ * tile_cols_; }
   std::int64_t k_blocks() const { return k_blocks_; }
+  // Rows and columns of C in a tile (fewer at the edges).
+  std::int64_t tile_extent_rows(std::int64_t tile_row) const;
+  std::int64_t tile_extent_cols(std::int64_t tile_col) const;
   // The flag that orders the fixup of `tile`.
   std::uint32_t tile_flag(TileCoord tile) const {
     return static_cast<std::uint32_t>(tile.row * tile_cols_ + tile.col);
@@ -46,7 +46,7 @@ class GemmCtaProgramBuilder {
   void add_main_loop(gpu::CtaProgram& program, std::uint16_t segment, TileCoord tile,
                      std::int64_t k_block_begin, std::int64_t k_block_end,
                      bool fills_pipeline) const;
-  // Stores the tile's output elements.
+  // Stores the tile's output elements, after any fused epilogue work.
   void add_epilogue(gpu::CtaProgram& program, std::uint16_t segment, TileCoord tile) const;
   // How a tile's fp32 partial sits in the workspace. A fixup (serial split-K,
   // Stream-K) keeps the whole accumulator tile in register order, padding
@@ -66,15 +66,19 @@ class GemmCtaProgramBuilder {
                           PartialLayout layout = PartialLayout::accumulator_tile) const;
 
  private:
-  std::int64_t tile_extent_rows(std::int64_t tile_row) const;
-  std::int64_t tile_extent_cols(std::int64_t tile_col) const;
   double partial_bytes(TileCoord tile, PartialLayout layout) const;
   double fixup_bytes_in_flight() const;
   std::int64_t k_elements(std::int64_t k_block_begin, std::int64_t k_block_end) const;
   gpu::CtaStep mma_step(double k_blocks, std::uint16_t segment) const;
+  std::vector<gpu::BlockRead> a_reads(TileCoord tile, std::int64_t k_block_begin,
+                                      std::int64_t k_block_end, std::uint32_t chunk) const;
+  void add_fused_epilogue_work(gpu::CtaProgram& program, std::uint16_t segment,
+                               TileCoord tile) const;
+  void add_output_stores(gpu::CtaProgram& program, std::uint16_t segment, TileCoord tile) const;
 
   GemmProblem problem_;
   hw::KernelProfile kernel_;
+  std::shared_ptr<const GemmFusion> fusion_;
   GemmTensorIds tensors_;
   std::int64_t tile_rows_;
   std::int64_t tile_cols_;

@@ -3,6 +3,7 @@
 // fp32 accumulation, plus the schedule and kernel the user asked for.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -11,6 +12,8 @@
 #include "hwmodels/hardware_spec.hpp"
 
 namespace tilesim::workloads {
+
+struct GemmFusion;  // workloads/gemm/gemm_fusion.hpp
 
 struct GemmProblem {
   std::int64_t m = 0;
@@ -51,6 +54,8 @@ struct GemmWorkload {
   SplitKReduction reduction = SplitKReduction::serial;
   StreamKMode stream_k_mode = StreamKMode::two_tile;
   FixupOrder fixup = FixupOrder::deterministic;
+  // Set by kernel graphs: shared tensors and fused work (null: a plain GEMM).
+  std::shared_ptr<const GemmFusion> fusion;
   config::SourceLocation where;         // of the workload's entry, for later errors
   config::SourceLocation kernel_where;  // of `kernel:` (or the entry), for an unknown profile
 };

@@ -13,12 +13,11 @@ namespace {
 
 class SplitKPrograms final : public gpu::CtaProgramSource {
  public:
-  SplitKPrograms(const GemmProblem& problem, const hw::KernelProfile& kernel, int splits,
-                 SplitKReduction reduction)
-      : builder_(problem, kernel),
+  SplitKPrograms(const GemmWorkload& workload, const hw::KernelProfile& kernel, int splits)
+      : builder_(workload.problem, kernel, workload.fusion),
         rasterizer_(builder_.tile_rows(), builder_.tile_cols(), kernel.swizzle, kernel.cluster),
         splits_(splits),
-        reduction_(reduction) {}
+        reduction_(workload.reduction) {}
 
   std::int64_t cta_count() const { return rasterizer_.cta_count() * splits_; }
 
@@ -82,14 +81,13 @@ int SplitKSchedule::splits_for(const GemmWorkload& workload, const hw::KernelPro
 gpu::KernelPlan SplitKSchedule::lower(const GemmWorkload& workload, const hw::KernelProfile& kernel,
                                       const hw::HardwareSpec& spec) const {
   const int splits = splits_for(workload, kernel, spec);
-  auto programs =
-      std::make_shared<SplitKPrograms>(workload.problem, kernel, splits, workload.reduction);
+  auto programs = std::make_shared<SplitKPrograms>(workload, kernel, splits);
   gpu::KernelPlan plan;
   plan.kernels.push_back(gemm_kernel_launch(workload.name + ".gemm_split_k", workload.problem,
                                             kernel, programs->cta_count(), programs));
   if (workload.reduction == SplitKReduction::parallel) {
-    plan.kernels.push_back(partial_reduction_kernel(workload.name + ".split_k_reduction",
-                                                    workload.problem, kernel, splits));
+    plan.kernels.push_back(
+        partial_reduction_kernel(workload.name + ".split_k_reduction", workload, kernel, splits));
   }
   return plan;
 }

@@ -21,14 +21,14 @@ std::int64_t min_iterations_per_unit(FixupOrder fixup, std::int64_t k_blocks) {
 
 class StreamKPrograms final : public gpu::CtaProgramSource {
  public:
-  StreamKPrograms(const GemmProblem& problem, const hw::KernelProfile& kernel,
-                  std::int64_t persistent_ctas, StreamKMode mode, FixupOrder fixup)
-      : builder_(problem, kernel),
+  StreamKPrograms(const GemmWorkload& workload, const hw::KernelProfile& kernel,
+                  std::int64_t persistent_ctas)
+      : builder_(workload.problem, kernel, workload.fusion),
         // Tiles are visited in rasterization order, without cluster padding.
         rasterizer_(builder_.tile_rows(), builder_.tile_cols(), kernel.swizzle, {1, 1}),
-        partition_(mode, builder_.tile_count(), builder_.k_blocks(), persistent_ctas,
-                   min_iterations_per_unit(fixup, builder_.k_blocks())),
-        fixup_(fixup) {}
+        partition_(workload.stream_k_mode, builder_.tile_count(), builder_.k_blocks(),
+                   persistent_ctas, min_iterations_per_unit(workload.fixup, builder_.k_blocks())),
+        fixup_(workload.fixup) {}
 
   std::int64_t cta_count() const {
     return partition_.stream_k_units() + partition_.data_parallel_tiles();
@@ -109,8 +109,7 @@ gpu::KernelPlan StreamKSchedule::lower(const GemmWorkload& workload,
   const std::int64_t persistent_ctas =
       std::int64_t{spec.sm.count} *
       gpu::BlockScheduler(spec.sm).ctas_per_sm(gemm_footprint(workload.problem, kernel));
-  auto programs = std::make_shared<StreamKPrograms>(workload.problem, kernel, persistent_ctas,
-                                                    workload.stream_k_mode, workload.fixup);
+  auto programs = std::make_shared<StreamKPrograms>(workload, kernel, persistent_ctas);
   gpu::KernelPlan plan;
   // Units are dispatched one by one; multicast within a cluster is kept in the
   // reads (see docs/gemm-schedules.md).

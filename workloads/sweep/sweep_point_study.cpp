@@ -212,6 +212,12 @@ config::Loaded<GemmWorkload> SweepPointStudy::load(std::span<const PointSetting>
   config::Loaded<Study> study = load_study_text(text, file_, schedule_names_);
   result.diagnostics = map_back(study.diagnostics, text, settings, schedule);
   if (!study.ok()) return result;
+  if (!std::holds_alternative<GemmWorkload>(study.value->workloads.front())) {
+    result.diagnostics.add(config::location_of(workload_.Mark(), file_), "workload",
+                           "sweeps vary GEMM workloads only; simulate attention workloads with "
+                           "`tilesim simulate` (variant: compare runs every variant)");
+    return result;
+  }
   const auto& workload = std::get<GemmWorkload>(study.value->workloads.front());
   if (hardware != nullptr) {
     // Whether a kernel fits depends on every tile field and the hardware, so a

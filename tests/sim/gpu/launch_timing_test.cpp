@@ -49,7 +49,7 @@ TEST(LaunchTiming, EagerLaunchesFollowTheHostOneIssueApart) {
     // Issue of kernel i runs from i * 5 to (i + 1) * 5 us; ready 2 us later.
     EXPECT_EQ(timing.host_issue_begin.ps(), i * us(5));
     EXPECT_EQ(timing.host_issue_end.ps(), (i + 1) * us(5));
-    EXPECT_EQ(timing.ready.ps(), (i + 1) * us(5) + us(2));
+    EXPECT_EQ(timing.arrival.ps(), (i + 1) * us(5) + us(2));
   }
 }
 
@@ -64,7 +64,7 @@ TEST(LaunchTiming, CudaGraphIsOneIssueThenOneNodeApart) {
     // 5 + 2 + i * 1 us.
     EXPECT_EQ(timing.host_issue_begin.ps(), 0);
     EXPECT_EQ(timing.host_issue_end.ps(), us(5));
-    EXPECT_EQ(timing.ready.ps(), us(5) + us(2) + i * us(1));
+    EXPECT_EQ(timing.arrival.ps(), us(5) + us(2) + i * us(1));
   }
 }
 
@@ -72,8 +72,17 @@ TEST(LaunchTiming, AGraphOfManyKernelsArrivesSoonerThanEagerLaunches) {
   // 10 kernels: eager, the last is ready at 10 * 5 + 2 = 52 us; graphed, at
   // 5 + 2 + 9 * 1 = 16 us.
   const hw::LaunchSpec launch = launch_spec();
-  EXPECT_EQ(launch_timings(plan_of(LaunchMode::eager, 10), launch).back().ready.ps(), us(52));
-  EXPECT_EQ(launch_timings(plan_of(LaunchMode::cuda_graph, 10), launch).back().ready.ps(), us(16));
+  EXPECT_EQ(launch_timings(plan_of(LaunchMode::eager, 10), launch).back().arrival.ps(), us(52));
+  EXPECT_EQ(launch_timings(plan_of(LaunchMode::cuda_graph, 10), launch).back().arrival.ps(),
+            us(16));
+}
+
+TEST(LaunchTiming, TheDependencyGapIsTheGraphNodeLessTheCtaDispatch) {
+  // A chain of empty kernels then costs one graph node each: gap + dispatch.
+  EXPECT_EQ(dependency_gap(launch_spec()).ps(), us(0.5));
+  hw::LaunchSpec slow_dispatch = launch_spec();
+  slow_dispatch.cta_dispatch_s = 2e-6;
+  EXPECT_EQ(dependency_gap(slow_dispatch).ps(), 0);
 }
 
 TEST(LaunchTiming, AnEmptyPlanHasNoTimings) {

@@ -316,10 +316,11 @@ TEST(GpuSimulate, BandwidthSamplesFollowTheRateChanges) {
 
 TEST(GpuSimulate, ASecondKernelRereadingTheSameBlocksHitsInL2) {
   // Kernel 0 as above ends at 28 us. Kernel 1 (ready at 2 x 5 + 2 = 12 us)
-  // waits for it, starts at 28 us and re-reads the same 2 x 1e6 bytes: all
-  // hits (8 MiB L2), so no HBM traffic and each CTA is bound by its L2 port:
-  // 1e6 B / 0.4 B/ps = 2.5 us (L2 itself: 2e6 / 1 = 2 us). Latency is the L2
-  // hit latency 0.2 us: 28 + 0.5 + 0.2 + 2.5 = 31.2 us.
+  // waits for it and the front end's dependency gap (graph node 1 us - CTA
+  // dispatch 0.5 us), starts at 28.5 us and re-reads the same 2 x 1e6 bytes:
+  // all hits (8 MiB L2), so no HBM traffic and each CTA is bound by its L2
+  // port: 1e6 B / 0.4 B/ps = 2.5 us (L2 itself: 2e6 / 1 = 2 us). Latency is
+  // the L2 hit latency 0.2 us: 28.5 + 0.5 + 0.2 + 2.5 = 31.7 us.
   auto same_blocks = [](std::int64_t cta) {
     return std::vector<CtaStep>{read(BlockKey{0, static_cast<std::uint32_t>(cta), 0}, 1e6, true)};
   };
@@ -328,8 +329,8 @@ TEST(GpuSimulate, ASecondKernelRereadingTheSameBlocksHitsInL2) {
   const SimulationResult result = simulate(plan, tiny_gpu());
   ASSERT_EQ(result.kernels.size(), 2u);
   EXPECT_EQ(result.kernels[0].end.ps(), 28 * kUs);
-  EXPECT_EQ(result.kernels[1].start.ps(), 28 * kUs);
-  EXPECT_EQ(result.kernels[1].end.ps(), 31'200'000);
+  EXPECT_EQ(result.kernels[1].start.ps(), 28'500'000);
+  EXPECT_EQ(result.kernels[1].end.ps(), 31'700'000);
   EXPECT_DOUBLE_EQ(result.kernels[0].traffic.hbm_read_bytes, 2e6);
   EXPECT_DOUBLE_EQ(result.kernels[1].traffic.hbm_read_bytes, 0);
   EXPECT_DOUBLE_EQ(result.kernels[1].traffic.l2_read_bytes, 2e6);
@@ -405,8 +406,9 @@ TEST(GpuSimulate, EagerLaunchesOfTinyKernelsAreHostBound) {
 }
 
 TEST(GpuSimulate, ACudaGraphOfTinyKernelsIsDeviceBound) {
-  // Nodes ready at 7, 8, 9 us, but each kernel waits for the previous one of
-  // its stream (1.5 us each): 7..8.5, 8.5..10, 10..11.5 us.
+  // Nodes arrive at 7, 8, 9 us, but each kernel waits for the previous one of
+  // its stream (1.5 us each) and the 0.5 us dependency gap: 7..8.5, 9..10.5,
+  // 11..12.5 us -- 2 us a node, where eager launches take the 5 us host issue.
   KernelPlan plan;
   plan.mode = LaunchMode::cuda_graph;
   for (int i = 0; i < 3; ++i) {
@@ -415,10 +417,10 @@ TEST(GpuSimulate, ACudaGraphOfTinyKernelsIsDeviceBound) {
   const SimulationResult result = simulate(plan, tiny_gpu());
   ASSERT_EQ(result.kernels.size(), 3u);
   EXPECT_EQ(result.kernels[0].start.ps(), 7 * kUs);
-  EXPECT_EQ(result.kernels[1].start.ps(), 8'500'000);
-  EXPECT_EQ(result.kernels[2].start.ps(), 10 * kUs);
-  EXPECT_EQ(result.kernels[2].end.ps(), 11'500'000);
-  EXPECT_DOUBLE_EQ(result.time_us(), 4.5);
+  EXPECT_EQ(result.kernels[1].start.ps(), 9 * kUs);
+  EXPECT_EQ(result.kernels[2].start.ps(), 11 * kUs);
+  EXPECT_EQ(result.kernels[2].end.ps(), 12'500'000);
+  EXPECT_DOUBLE_EQ(result.time_us(), 5.5);
 }
 
 TEST(GpuSimulate, KernelsOnOtherStreamsOverlapAndOnTheSameStreamWait) {
@@ -436,13 +438,47 @@ TEST(GpuSimulate, KernelsOnOtherStreamsOverlapAndOnTheSameStreamWait) {
     EXPECT_EQ(result.ctas.front().sm, 1);  // B's CTA finished first, on SM 1
   }
   {
-    // On stream 0, B waits for A: 17.5..19 us.
+    // On stream 0, B waits for A and the 0.5 us dependency gap: 18..19.5 us.
     KernelPlan plan;
     plan.kernels = {kernel("A", 1, ten_us, 0), kernel("B", 1, one_us_of_compute, 0)};
     const SimulationResult result = simulate(plan, tiny_gpu());
-    EXPECT_EQ(result.kernels[1].start.ps(), 17'500'000);
-    EXPECT_EQ(result.kernels[1].end.ps(), 19 * kUs);
+    EXPECT_EQ(result.kernels[1].start.ps(), 18 * kUs);
+    EXPECT_EQ(result.kernels[1].end.ps(), 19'500'000);
   }
+}
+
+TEST(GpuSimulate, ADependencyOnAnotherStreamIsHonoured) {
+  // As above, but B on stream 1 depends on A (a CUDA event): it cannot use the
+  // free SM at 12 us and starts 0.5 us after A ends: 18..19.5 us.
+  auto ten_us = [](std::int64_t) { return std::vector<CtaStep>{compute(1e7)}; };
+  KernelPlan plan;
+  plan.kernels = {kernel("A", 1, ten_us, 0), kernel("B", 1, one_us_of_compute, 1)};
+  plan.kernels[1].depends_on = {0};
+  const SimulationResult result = simulate(plan, tiny_gpu());
+  EXPECT_EQ(result.kernels[0].end.ps(), 17'500'000);
+  EXPECT_EQ(result.kernels[1].ready.ps(), 18 * kUs);
+  EXPECT_EQ(result.kernels[1].start.ps(), 18 * kUs);
+  EXPECT_EQ(result.kernels[1].end.ps(), 19'500'000);
+}
+
+TEST(GpuSimulate, AJoinWaitsForTheLastOfItsDependencies) {
+  // A (10 us) and B (1 us) on streams 0 and 1; C on stream 2 depends on both:
+  // it starts 0.5 us after A, the later one, ends (17.5 us).
+  auto ten_us = [](std::int64_t) { return std::vector<CtaStep>{compute(1e7)}; };
+  KernelPlan plan;
+  plan.kernels = {kernel("A", 1, ten_us, 0), kernel("B", 1, one_us_of_compute, 1),
+                  kernel("C", 1, one_us_of_compute, 2)};
+  plan.kernels[2].depends_on = {0, 1};
+  const SimulationResult result = simulate(plan, tiny_gpu());
+  EXPECT_LT(result.kernels[1].end, result.kernels[0].end);
+  EXPECT_EQ(result.kernels[2].start.ps(), 18 * kUs);
+}
+
+TEST(GpuSimulate, ADependencyOnALaterLaunchIsRejected) {
+  KernelPlan plan;
+  plan.kernels = {kernel("A", 1, one_us_of_compute, 0), kernel("B", 1, one_us_of_compute, 1)};
+  plan.kernels[0].depends_on = {1};
+  EXPECT_THROW(simulate(plan, tiny_gpu()), std::invalid_argument);
 }
 
 TEST(GpuSimulate, AKernelStartsWhenItsFirstCtaIsDispatched) {

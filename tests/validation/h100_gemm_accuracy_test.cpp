@@ -1,0 +1,91 @@
+// Accuracy guard (docs/validation.md): re-simulates the committed H100 GEMM
+// dataset on the calibrated hardware file the way `tilesim compare` does. The
+// model does not reach the issue's targets yet (docs/validation.md lists the
+// misses and their causes), so the assertions hold today's accuracy: a model
+// change that makes predictions worse fails here; one that makes them better
+// should tighten these limits toward the targets. The full comparison table
+// and the gap to the targets are printed, so a failure shows which rows moved.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "sim/report/comparison_report.hpp"
+#include "tests/support/shipped_hardware.hpp"
+#include "workloads/measurement/measured_csv.hpp"
+#include "workloads/measurement/measurement_comparison.hpp"
+
+namespace tilesim::validation {
+namespace {
+
+// The issue's targets: our reference kernels, and library-class rows (cuBLAS).
+constexpr int kMinReferenceCases = 40;
+constexpr double kTargetReferenceMapePercent = 10;
+constexpr double kTargetReferenceCaseErrorPercent = 30;
+constexpr double kTargetScheduleTop1Share = 0.90;
+constexpr double kTargetLibraryMapePercent = 20;
+
+// Today's accuracy on h100_sxm.measured (2026-11-21), with a little room:
+// reference MAPE 13.6%, worst case 59.7%, top-1 10 of 13, library MAPE 9.9%.
+constexpr double kMaxReferenceMapePercent = 14.5;
+constexpr double kMaxReferenceCaseErrorPercent = 62;
+constexpr double kMinScheduleTop1Share = 10.0 / 13.0;
+constexpr double kMaxLibraryMapePercent = kTargetLibraryMapePercent;
+
+constexpr const char* kDataset = "bench/measurements/h100_sxm_2026-11-21_gemm_dataset.csv";
+
+class H100GemmAccuracy : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
+    const auto rows = workloads::read_measured_csv(
+        std::filesystem::path(TILESIM_SOURCE_DIR) / kDataset, schedules.names());
+    ASSERT_TRUE(rows.ok()) << rows.diagnostics.format();
+    const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm.measured");
+    auto compared = workloads::simulate_measured(*rows.value, spec, schedules,
+                                                 workloads::LibrarySchedule::choose);
+    ASSERT_TRUE(compared.ok()) << compared.diagnostics.format();
+    compared_ = std::move(*compared.value);
+    summary_ = report::summarize_comparison(compared_);
+    std::cout << report::comparison_table(compared_, summary_);
+    std::cout << "issue targets: reference MAPE <= " << kTargetReferenceMapePercent
+              << "%, no case over " << kTargetReferenceCaseErrorPercent
+              << "%, top-1 >= " << 100 * kTargetScheduleTop1Share
+              << "%, library MAPE <= " << kTargetLibraryMapePercent << "%\n";
+  }
+
+  static std::vector<workloads::ComparedGemm> compared_;
+  static report::ComparisonSummary summary_;
+};
+
+std::vector<workloads::ComparedGemm> H100GemmAccuracy::compared_;
+report::ComparisonSummary H100GemmAccuracy::summary_;
+
+TEST_F(H100GemmAccuracy, ReferenceKernelsMapeOverEnoughCases) {
+  EXPECT_GE(summary_.reference.cases, kMinReferenceCases);
+  EXPECT_LE(summary_.reference.mape_percent, kMaxReferenceMapePercent);
+}
+
+TEST_F(H100GemmAccuracy, NoReferenceCaseFarOff) {
+  for (const workloads::ComparedGemm& row : compared_) {
+    if (row.measured.workload.kernel != "tilesim_ref") continue;
+    const double error = 100 * (row.predicted_us - row.measured.time_us) / row.measured.time_us;
+    EXPECT_LE(std::abs(error), kMaxReferenceCaseErrorPercent)
+        << row.measured.workload.name << " (" << row.simulated_schedule << "): measured "
+        << row.measured.time_us << " us, predicted " << row.predicted_us;
+  }
+}
+
+TEST_F(H100GemmAccuracy, PredictedFastestScheduleIsMeasuredFastest) {
+  EXPECT_GE(summary_.schedule_choice.top1_share(), kMinScheduleTop1Share)
+      << summary_.schedule_choice.correct() << " of " << summary_.schedule_choice.groups.size();
+}
+
+TEST_F(H100GemmAccuracy, LibraryRowsWithTheDefaultProfile) {
+  EXPECT_GT(summary_.library.cases, 0);
+  EXPECT_LE(summary_.library.mape_percent, kMaxLibraryMapePercent);
+}
+
+}  // namespace
+}  // namespace tilesim::validation

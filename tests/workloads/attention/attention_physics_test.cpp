@@ -1,0 +1,207 @@
+// Attention cases with answers an inference engineer knows, on the shipped
+// H100 config: unfused attention moves Theta(N^2) bytes and flash does not;
+// split-KV and Stream-K decode pull HBM's bandwidth where a few CTAs cannot.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "tests/support/shipped_hardware.hpp"
+#include "workloads/attention/attention_runner.hpp"
+
+namespace tilesim::workloads {
+namespace {
+
+hw::HardwareSpec h100() {
+  return testing::shipped_hardware("h100_sxm");
+}
+
+AttentionWorkload attention(std::int64_t heads, std::int64_t kv_heads, std::int64_t q_len,
+                            std::vector<std::int64_t> kv_lens, std::string variant) {
+  AttentionWorkload workload;
+  workload.name = "attention";
+  workload.shape.batch = static_cast<std::int64_t>(kv_lens.size());
+  workload.shape.heads = heads;
+  workload.shape.kv_heads = kv_heads;
+  workload.shape.q_len = q_len;
+  workload.shape.kv_lens = std::move(kv_lens);
+  workload.shape.head_dim = 128;
+  workload.variant = std::move(variant);
+  return workload;
+}
+
+AttentionWorkload prefill(std::int64_t heads, std::int64_t kv_heads, std::int64_t n,
+                          std::string variant) {
+  return attention(heads, kv_heads, n, {n}, std::move(variant));
+}
+
+AttentionWorkload decode(std::int64_t heads, std::int64_t kv_heads,
+                         std::vector<std::int64_t> kv_lens, std::string variant) {
+  return attention(heads, kv_heads, 1, std::move(kv_lens), std::move(variant));
+}
+
+WorkloadRun simulate(const AttentionWorkload& workload, const hw::HardwareSpec& spec) {
+  config::Loaded<std::vector<WorkloadRun>> runs = run_attention_workload(workload, spec);
+  EXPECT_TRUE(runs.ok()) << runs.diagnostics.format();
+  EXPECT_EQ(runs.value->size(), 1u);
+  return runs.value->front();
+}
+
+double hbm_bytes(const WorkloadRun& run) {
+  return run.result.traffic().hbm_bytes();
+}
+
+TEST(AttentionPhysics, UnfusedMovesQuadraticHbmBytesAndFlashLinear) {
+  const hw::HardwareSpec spec = h100();
+  const std::int64_t heads = 4;
+  std::vector<double> unfused;
+  std::vector<double> flash;
+  for (const std::int64_t n : {1024, 4096, 16384}) {
+    unfused.push_back(hbm_bytes(simulate(prefill(heads, heads, n, "unfused"), spec)));
+    flash.push_back(hbm_bytes(simulate(prefill(heads, heads, n, "flash"), spec)));
+    // Scores written by Q K^T, read and written by scale/mask and softmax, read
+    // by P V: six passes over h N^2 bf16 elements, five when S fits in L2
+    // between scale/mask and softmax (4 MiB per head at N = 1k).
+    const double score_bytes = (n > 1024 ? 6.0 : 5.0) * heads * double(n) * double(n) * 2;
+    EXPECT_GE(unfused.back(), score_bytes) << "N = " << n;
+    // Flash reads Q, K, V once from HBM and writes O once.
+    const double qkvo_bytes = 4.0 * heads * double(n) * 128 * 2;
+    EXPECT_LT(flash.back(), 1.1 * qkvo_bytes) << "N = " << n;
+  }
+  // N grows 4x and 16x: unfused bytes about 16x and 256x, flash about 4x and 16x.
+  EXPECT_GT(unfused[1] / unfused[0], 0.9 * 16);
+  EXPECT_GT(unfused[2] / unfused[0], 0.9 * 256);
+  EXPECT_LT(flash[1] / flash[0], 1.1 * 4);
+  EXPECT_LT(flash[2] / flash[0], 1.1 * 16);
+}
+
+TEST(AttentionPhysics, FlashIsAtLeastThreeTimesFasterThanUnfusedAt4k) {
+  const hw::HardwareSpec spec = h100();
+  AttentionWorkload flash = prefill(32, 8, 4096, "flash");
+  flash.shape.causal = true;
+  AttentionWorkload unfused = flash;
+  unfused.variant = "unfused";
+  const double flash_us = simulate(flash, spec).result.time_us();
+  const double unfused_us = simulate(unfused, spec).result.time_us();
+  EXPECT_GE(unfused_us / flash_us, 3.0) << flash_us << " us vs " << unfused_us << " us";
+}
+
+TEST(AttentionPhysics, UnfusedKernelsEachMoveTheScoreMatrix) {
+  const hw::HardwareSpec spec = h100();
+  const WorkloadRun run = simulate(prefill(8, 8, 4096, "unfused"), spec);
+  ASSERT_EQ(run.result.kernels.size(), 4u);
+  const double scores_bytes = 8.0 * 4096 * 4096 * 2;
+  const gpu::KernelRecord& qk = run.result.kernels[0];
+  const gpu::KernelRecord& softmax = run.result.kernels[2];
+  EXPECT_NEAR(qk.traffic.write_bytes, scores_bytes, 0.01 * scores_bytes);
+  EXPECT_NEAR(softmax.traffic.hbm_read_bytes, scores_bytes, 0.01 * scores_bytes);
+  EXPECT_NEAR(softmax.traffic.write_bytes, scores_bytes, 0.01 * scores_bytes);
+}
+
+TEST(AttentionPhysics, GqaHeadsShareKeysAndValuesInL2) {
+  const hw::HardwareSpec spec = h100();
+  AttentionWorkload gqa = prefill(32, 8, 4096, "flash");
+  gqa.shape.causal = true;
+  const double q_and_o_bytes = 2.0 * 32 * 4096 * 128 * 2;
+  const double kv_bytes = gqa.shape.kv_cache_bytes();
+  // Four query heads per KV head: K and V come from HBM about once, not four times.
+  EXPECT_LT(hbm_bytes(simulate(gqa, spec)), q_and_o_bytes + 1.5 * kv_bytes);
+}
+
+TEST(AttentionPhysics, CausalMaskingSkipsBlocksAndLeavesCtasUnequal) {
+  const hw::HardwareSpec spec = h100();
+  AttentionWorkload full = prefill(16, 16, 8192, "flash");
+  AttentionWorkload causal = full;
+  causal.shape.causal = true;
+  const WorkloadRun causal_run = simulate(causal, spec);
+  EXPECT_LT(causal_run.result.time_us(), 0.65 * simulate(full, spec).result.time_us());
+  double shortest = 1e30;
+  double longest = 0;
+  for (const gpu::CtaRecord& cta : causal_run.result.ctas) {
+    const double us = (cta.finished - cta.dispatched).us();
+    shortest = std::min(shortest, us);
+    longest = std::max(longest, us);
+  }
+  // The first query block sees one K/V block, the last 128 of them.
+  EXPECT_GT(longest / shortest, 10);
+}
+
+TEST(AttentionPhysics, SplitKvDecodeIsFasterBecauseFewCtasCannotPullHbm) {
+  const hw::HardwareSpec spec = h100();
+  AttentionWorkload no_split = decode(8, 8, {32768}, "flash_decoding");
+  no_split.splits = 1;
+  AttentionWorkload split = decode(8, 8, {32768}, "flash_decoding");
+  const WorkloadRun one = simulate(no_split, spec);
+  const WorkloadRun many = simulate(split, spec);
+  EXPECT_EQ(one.result.kernels.front().cta_count, 8);  // one CTA per head
+  EXPECT_GT(many.result.kernels.front().cta_count, 64);
+  EXPECT_GE(one.result.time_us() / many.result.time_us(), 2.5)
+      << one.result.time_us() << " us vs " << many.result.time_us() << " us";
+}
+
+TEST(AttentionPhysics, StreamKDecodeBalancesAVariableLengthBatch) {
+  const hw::HardwareSpec spec = h100();
+  const std::vector<std::int64_t> lens = {131072, 1024};
+  AttentionWorkload two_splits = decode(4, 4, lens, "flash_decoding");
+  two_splits.splits = 2;
+  const double stream_k_us = simulate(decode(4, 4, lens, "stream_k_decode"), spec).result.time_us();
+  const double two_splits_us = simulate(two_splits, spec).result.time_us();
+  const double chosen_us = simulate(decode(4, 4, lens, "flash_decoding"), spec).result.time_us();
+  EXPECT_GE(two_splits_us / stream_k_us, 1.5) << stream_k_us << " us vs " << two_splits_us;
+  EXPECT_LE(stream_k_us, 1.05 * chosen_us) << stream_k_us << " us vs " << chosen_us;
+}
+
+// Decode of long contexts streams the KV cache at HBM's sustained bandwidth.
+TEST(AttentionPhysics, LongContextDecodeTakesKvBytesOverHbmBandwidth) {
+  const hw::HardwareSpec spec = h100();
+  const std::vector<AttentionWorkload> cases = {
+      decode(8, 8, {32768}, "flash_decoding"),
+      decode(8, 8, {32768}, "stream_k_decode"),
+      decode(8, 8, {32768}, "paged_v2"),
+      decode(32, 8, {16384, 16384, 16384, 16384}, "flash_decoding"),
+      decode(32, 8, {16384, 16384, 16384, 16384}, "stream_k_decode"),
+      decode(32, 8, {65536, 1024, 4096, 512}, "stream_k_decode"),
+  };
+  for (const AttentionWorkload& workload : cases) {
+    const double floor_us =
+        workload.shape.kv_cache_bytes() / spec.hbm.sustained_bytes_per_s() * 1e6;
+    const double time_us = simulate(workload, spec).result.time_us();
+    EXPECT_GE(time_us, floor_us) << workload.variant;
+    EXPECT_LE(time_us, 1.15 * floor_us)
+        << workload.variant << " with " << workload.shape.kv_lens.size() << " sequences";
+  }
+}
+
+// A warp loads one page at a time after its page number: small pages leave
+// few bytes in flight, so a few CTAs stream the cache more slowly.
+TEST(AttentionPhysics, SmallPagesSlowPagedDecodeOfFewCtas) {
+  const hw::HardwareSpec spec = h100();
+  AttentionWorkload small = decode(8, 8, {16384}, "paged_v1");
+  small.shape.page_size = 8;
+  AttentionWorkload large = small;
+  large.shape.page_size = 32;
+  EXPECT_GE(simulate(small, spec).result.time_us() / simulate(large, spec).result.time_us(), 1.5);
+}
+
+TEST(AttentionPhysics, CompareRunsEveryVariantThatApplies) {
+  const hw::HardwareSpec spec = h100();
+  config::Loaded<std::vector<WorkloadRun>> decode_runs =
+      run_attention_workload(decode(8, 8, {4096}, "compare"), spec);
+  ASSERT_TRUE(decode_runs.ok()) << decode_runs.diagnostics.format();
+  EXPECT_EQ(decode_runs.value->size(), 6u);
+  EXPECT_EQ(decode_runs.value->back().name, "attention/stream_k_decode");
+  config::Loaded<std::vector<WorkloadRun>> prefill_runs =
+      run_attention_workload(prefill(8, 8, 1024, "compare"), spec);
+  ASSERT_TRUE(prefill_runs.ok()) << prefill_runs.diagnostics.format();
+  ASSERT_EQ(prefill_runs.value->size(), 2u);  // decode kernels do not take 1024 queries
+  EXPECT_EQ(prefill_runs.value->front().name, "attention/unfused");
+}
+
+TEST(AttentionPhysics, SameWorkloadSameResult) {
+  const hw::HardwareSpec spec = h100();
+  const AttentionWorkload workload = decode(32, 8, {65536, 1024, 4096, 512}, "stream_k_decode");
+  EXPECT_EQ(simulate(workload, spec).result.end(), simulate(workload, spec).result.end());
+}
+
+}  // namespace
+}  // namespace tilesim::workloads

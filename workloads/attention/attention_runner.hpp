@@ -1,0 +1,20 @@
+#pragma once
+// Simulates an attention workload of a study: its variant, or with `variant:
+// compare` every variant that applies to the shape, one run each named
+// "<name>/<variant>".
+
+#include <vector>
+
+#include "hwmodels/diagnostics.hpp"
+#include "hwmodels/hardware_spec.hpp"
+#include "sim/gpu/gpu_simulation.hpp"
+#include "workloads/attention/attention_workload.hpp"
+#include "workloads/workload_run.hpp"
+
+namespace tilesim::workloads {
+
+config::Loaded<std::vector<WorkloadRun>> run_attention_workload(
+    const AttentionWorkload& workload, const hw::HardwareSpec& spec,
+    const gpu::SimulationOptions& options = {});
+
+}  // namespace tilesim::workloads

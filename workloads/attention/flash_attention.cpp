@@ -1,0 +1,73 @@
+#include "workloads/attention/flash_attention.hpp"
+
+#include "workloads/attention/attention_kernel_launch.hpp"
+#include "workloads/attention/flash_cta_program.hpp"
+
+namespace tilesim::workloads {
+namespace {
+
+class FlashPrograms final : public gpu::CtaProgramSource {
+ public:
+  FlashPrograms(const AttentionShape& shape, FlashTile tile, const hw::HardwareSpec& spec,
+                double tensor_efficiency)
+      : shape_(shape),
+        builder_(tile, key_chunk_blocks(shape, tile.key_rows), spec, tensor_efficiency),
+        query_blocks_((shape.q_len + tile.query_rows - 1) / tile.query_rows) {}
+
+  std::int64_t cta_count() const {
+    return query_blocks_ * shape_.heads * static_cast<std::int64_t>(shape_.kv_lens.size());
+  }
+
+  gpu::CtaProgram program(std::int64_t cta_index) const override {
+    const std::int64_t query_block = cta_index % query_blocks_;
+    const std::int64_t query_matrix = cta_index / query_blocks_;  // sequence x heads + head
+    const std::int64_t sequence = query_matrix / shape_.heads;
+    const std::int64_t head = query_matrix % shape_.heads;
+    const std::int64_t kv_len = shape_.kv_lens[static_cast<std::size_t>(sequence)];
+    const std::int64_t first_row = query_block * builder_.tile().query_rows;
+    const std::int64_t rows =
+        std::min<std::int64_t>(builder_.tile().query_rows, shape_.q_len - first_row);
+    FlashWorkItem item;
+    item.kv_matrix = sequence * shape_.kv_heads + head / shape_.group_size();
+    item.query_matrix = query_matrix;
+    item.query_block = query_block;
+    item.rows = rows;
+    item.key_end = shape_.visible_keys(kv_len, first_row + rows - 1);
+    item.unmasked_end = shape_.visible_keys(kv_len, first_row);
+
+    gpu::CtaProgram program;
+    const std::uint16_t segment = builder_.begin_segment(program, item);
+    builder_.add_main_loop(program, segment, item, true);
+    builder_.add_output_store(program, segment, item);
+    return program;
+  }
+
+ private:
+  AttentionShape shape_;
+  FlashCtaProgramBuilder builder_;
+  std::int64_t query_blocks_;
+};
+
+}  // namespace
+
+std::string FlashAttention::unsupported_reason(const AttentionWorkload& /*workload*/,
+                                               const hw::HardwareSpec& /*spec*/) const {
+  return {};
+}
+
+AttentionLowering FlashAttention::lower(const AttentionWorkload& workload,
+                                        const hw::HardwareSpec& spec,
+                                        const hw::KernelProfile& kernel) const {
+  const FlashTile tile =
+      prefill_flash_tile(static_cast<int>(workload.shape.head_dim), workload.shape.dtype);
+  auto programs =
+      std::make_shared<FlashPrograms>(workload.shape, tile, spec, kernel.tensor_efficiency);
+  AttentionLowering lowering;
+  lowering.kernels.push_back(attention_kernel_launch(workload.name + ".flash_fwd",
+                                                     programs->cta_count(), tile.footprint(),
+                                                     kernel.tensor_efficiency, programs));
+  lowering.description = "flash";
+  return lowering;
+}
+
+}  // namespace tilesim::workloads

@@ -1,0 +1,181 @@
+#include "workloads/attention/flash_cta_program.hpp"
+
+#include <algorithm>
+
+#include "workloads/attention/attention_tensors.hpp"
+
+namespace tilesim::workloads {
+namespace {
+
+constexpr double kFp32Bytes = 4;
+// CUDA-core work is counted in flops of the fp32 rate, where one instruction
+// per lane costs 2 (the rate counts an FMA as 2 flops).
+constexpr double kFlopsPerInstruction = 2;
+// Per score: scale-and-subtract-max (FFMA), running max (FMNMX), row sum (FADD).
+constexpr double kSoftmaxInstructionsPerScore = 3;
+// Per score of a block the causal diagonal crosses: the select that masks it.
+constexpr double kMaskInstructionsPerScore = 1;
+// Merging partials: the CTA's threads with four 16-byte loads each in flight.
+constexpr double kMergeBytesInFlight = 4.0 * 16 * 128;
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+}  // namespace
+
+FlashCtaProgramBuilder::FlashCtaProgramBuilder(FlashTile tile, std::int64_t chunk_blocks,
+                                               const hw::HardwareSpec& spec,
+                                               double tensor_efficiency)
+    : tile_(tile),
+      chunk_blocks_(std::max<std::int64_t>(1, chunk_blocks)),
+      rates_{spec.sm_mma_flops_per_s(tile.dtype) * tensor_efficiency, spec.sm.sfu_ops_per_s,
+             spec.sm.fp32_flops_per_s} {}
+
+double flash_partial_bytes(const FlashTile& tile, std::int64_t rows) {
+  return static_cast<double>(rows) * (tile.head_dim + 1) * kFp32Bytes;
+}
+
+std::uint16_t FlashCtaProgramBuilder::begin_segment(gpu::CtaProgram& program,
+                                                    const FlashWorkItem& item) const {
+  program.segments.push_back({item.query_matrix, item.query_block, item.key_begin, item.key_end});
+  return static_cast<std::uint16_t>(program.segments.size() - 1);
+}
+
+void FlashCtaProgramBuilder::add_main_loop(gpu::CtaProgram& program, std::uint16_t segment,
+                                           const FlashWorkItem& item, bool fills_pipeline) const {
+  const std::int64_t first_block = item.key_begin / tile_.key_rows;
+  const std::int64_t end_block = ceil_div(item.key_end, tile_.key_rows);
+  for (std::int64_t begin = first_block; begin < end_block;) {
+    const std::int64_t end = std::min(end_block, (begin / chunk_blocks_ + 1) * chunk_blocks_);
+    add_chunk(program, segment, item, begin, end, fills_pipeline && begin == first_block);
+    begin = end;
+  }
+}
+
+void FlashCtaProgramBuilder::add_chunk(gpu::CtaProgram& program, std::uint16_t segment,
+                                       const FlashWorkItem& item, std::int64_t block_begin,
+                                       std::int64_t block_end, bool first) const {
+  const double element_bytes = hw::bytes_per_element(tile_.dtype);
+  const double rows = tile_.query_rows;  // MMAs and softmax run on the padded tile
+  const double d = tile_.head_dim;
+  const auto blocks = static_cast<double>(block_end - block_begin);
+  const double scores = rows * tile_.key_rows * blocks;
+
+  gpu::CtaStep mma;
+  mma.unit = gpu::ExecutionUnit::tensor;
+  mma.mma_type = tile_.dtype;
+  mma.flops = 4 * scores * d;  // Q K^T and P V
+  gpu::CtaStep exponentials;
+  exponentials.unit = gpu::ExecutionUnit::sfu;
+  exponentials.flops = scores + rows * blocks;  // exp of each score, and of each max change
+  const std::int64_t masked_from = std::max(item.unmasked_end, block_begin * tile_.key_rows);
+  const double masked_blocks = static_cast<double>(
+      std::max<std::int64_t>(0, block_end - std::max(block_begin, masked_from / tile_.key_rows)));
+  gpu::CtaStep bookkeeping;
+  bookkeeping.unit = gpu::ExecutionUnit::fp32;
+  bookkeeping.flops = kFlopsPerInstruction *
+                      (kSoftmaxInstructionsPerScore * scores + rows * d * blocks +  // rescale of O
+                       kMaskInstructionsPerScore * rows * tile_.key_rows * masked_blocks);
+
+  // The next blocks' K and V loads are in flight through all three phases
+  // (FlashAttention-2 issues them before the softmax), so the chunk's keys are
+  // spread over the steps by each step's share of the compute time.
+  const double busy[] = {mma.flops / rates_.tensor_flops_per_s,
+                         exponentials.flops / rates_.sfu_ops_per_s,
+                         bookkeeping.flops / rates_.fp32_flops_per_s};
+  const double total_busy = busy[0] + busy[1] + busy[2];
+  const std::int64_t key_begin = block_begin * tile_.key_rows;
+  const std::int64_t keys = std::min(item.key_end, block_end * tile_.key_rows) - key_begin;
+  const auto chunk = static_cast<std::uint32_t>(block_begin / chunk_blocks_);
+  gpu::CtaStep* steps[] = {&mma, &exponentials, &bookkeeping};
+  double busy_before = 0;
+  for (int i = 0; i < 3; ++i) {
+    const std::int64_t part_begin =
+        key_begin + static_cast<std::int64_t>(static_cast<double>(keys) * busy_before / total_busy);
+    busy_before += busy[i];
+    const std::int64_t part_end =
+        i == 2 ? key_begin + keys
+               : key_begin + static_cast<std::int64_t>(static_cast<double>(keys) * busy_before /
+                                                       total_busy);
+    gpu::CtaStep& step = *steps[i];
+    if (part_end > part_begin) {
+      const double bytes = static_cast<double>(part_end - part_begin) * d * element_bytes;
+      step.reads = {
+          {{attention_tensor_id(AttentionArray::key, item.kv_matrix), 0, chunk},
+           bytes,
+           1,
+           part_begin,
+           part_end},
+          {{attention_tensor_id(AttentionArray::value, item.kv_matrix), 0, chunk},
+           bytes,
+           1,
+           part_begin,
+           part_end},
+      };
+    }
+    step.bytes_in_flight = tile_.kv_block_bytes();
+    step.segment = segment;
+  }
+  if (first) {
+    mma.reads.push_back({{attention_tensor_id(AttentionArray::query, item.query_matrix),
+                          static_cast<std::uint32_t>(item.query_block), 0},
+                         static_cast<double>(item.rows) * d * element_bytes,
+                         1,
+                         0,
+                         1});
+    mma.waits_for_first_data = true;
+  }
+  for (gpu::CtaStep* step : steps) program.steps.push_back(std::move(*step));
+}
+
+void FlashCtaProgramBuilder::add_output_store(gpu::CtaProgram& program, std::uint16_t segment,
+                                              const FlashWorkItem& item) const {
+  gpu::CtaStep store;
+  store.unit = gpu::ExecutionUnit::fp32;
+  store.flops = kFlopsPerInstruction * tile_.query_rows * tile_.head_dim;
+  store.write_bytes =
+      static_cast<double>(item.rows) * tile_.head_dim * hw::bytes_per_element(tile_.dtype);
+  store.segment = segment;
+  program.steps.push_back(store);
+}
+
+void FlashCtaProgramBuilder::add_partial_store(gpu::CtaProgram& program, std::uint16_t segment,
+                                               const FlashWorkItem& item, std::uint32_t slot,
+                                               std::optional<std::uint32_t> signal) const {
+  gpu::CtaStep store;
+  store.write_bytes = flash_partial_bytes(tile_, item.rows);
+  store.write_key = gpu::BlockKey{attention_tensor_id(AttentionArray::partial, item.query_matrix),
+                                  static_cast<std::uint32_t>(item.query_block), slot};
+  store.signal = signal;
+  store.segment = segment;
+  program.steps.push_back(store);
+}
+
+void FlashCtaProgramBuilder::add_partial_merge(gpu::CtaProgram& program, std::uint16_t segment,
+                                               const FlashWorkItem& item, std::uint32_t first_slot,
+                                               std::uint32_t slots,
+                                               std::optional<gpu::FlagWait> wait) const {
+  gpu::CtaStep merge;
+  const double bytes = flash_partial_bytes(tile_, item.rows);
+  for (std::uint32_t slot = first_slot; slot < first_slot + slots; ++slot) {
+    merge.reads.push_back({{attention_tensor_id(AttentionArray::partial, item.query_matrix),
+                            static_cast<std::uint32_t>(item.query_block), slot},
+                           bytes,
+                           1,
+                           0,
+                           1});
+  }
+  // The partials are independent loads: the CTA's threads have several each
+  // in flight, as an elementwise kernel does.
+  merge.bytes_in_flight = std::min(bytes * slots, kMergeBytesInFlight);
+  // Rescale-and-add of each partial O; the few exps of the log-sum-exps are
+  // left out.
+  merge.unit = gpu::ExecutionUnit::fp32;
+  merge.flops = kFlopsPerInstruction * slots * static_cast<double>(item.rows) * tile_.head_dim;
+  merge.wait = wait;
+  merge.segment = segment;
+  program.steps.push_back(std::move(merge));
+}
+
+}  // namespace tilesim::workloads

@@ -1,0 +1,83 @@
+#include "workloads/attention/paged_attention_v2.hpp"
+
+#include <fmt/format.h>
+
+#include "workloads/attention/attention_kernel_launch.hpp"
+#include "workloads/attention/paged_cta_program.hpp"
+#include "workloads/attention/paged_decode_limits.hpp"
+#include "workloads/attention/split_kv_combine_kernel.hpp"
+
+namespace tilesim::workloads {
+namespace {
+
+std::int64_t partitions(std::int64_t kv_len) {
+  return (kv_len + PagedAttentionV2::kPartitionKeys - 1) / PagedAttentionV2::kPartitionKeys;
+}
+
+class PagedV2Programs final : public gpu::CtaProgramSource {
+ public:
+  PagedV2Programs(const AttentionShape& shape, const hw::HardwareSpec& spec)
+      : shape_(shape), builder_(shape, spec) {}
+
+  gpu::CtaProgram program(std::int64_t cta_index) const override {
+    const std::int64_t sequences = static_cast<std::int64_t>(shape_.kv_lens.size());
+    const std::int64_t partition = cta_index / (sequences * shape_.heads);
+    PagedWorkItem item;
+    item.sequence = cta_index / shape_.heads % sequences;
+    item.head = cta_index % shape_.heads;
+    const std::int64_t kv_len = shape_.kv_lens[static_cast<std::size_t>(item.sequence)];
+    item.key_begin = partition * PagedAttentionV2::kPartitionKeys;
+    item.key_end = std::min(kv_len, item.key_begin + PagedAttentionV2::kPartitionKeys);
+    gpu::CtaProgram program;
+    if (item.key_begin >= kv_len) return program;  // past this sequence's end: exits
+    builder_.add_attention(program, item);
+    builder_.add_partial_store(program, item, static_cast<std::uint32_t>(partition));
+    return program;
+  }
+
+ private:
+  AttentionShape shape_;
+  PagedCtaProgramBuilder builder_;
+};
+
+}  // namespace
+
+std::string PagedAttentionV2::unsupported_reason(const AttentionWorkload& workload,
+                                                 const hw::HardwareSpec& /*spec*/) const {
+  if (kPartitionKeys % workload.shape.page_size != 0) {
+    return fmt::format(
+        "paged_v2 partitions of {} keys must hold whole pages; page_size {} "
+        "does not divide {}",
+        kPartitionKeys, workload.shape.page_size, kPartitionKeys);
+  }
+  return paged_decode_problem(workload.shape);
+}
+
+AttentionLowering PagedAttentionV2::lower(const AttentionWorkload& workload,
+                                          const hw::HardwareSpec& spec,
+                                          const hw::KernelProfile& /*kernel*/) const {
+  const AttentionShape& shape = workload.shape;
+  const auto sequences = static_cast<std::int64_t>(shape.kv_lens.size());
+  auto programs = std::make_shared<PagedV2Programs>(shape, spec);
+  const double smem =
+      std::max(static_cast<double>(kPartitionKeys) * 4, paged_output_reduction_bytes(shape));
+  AttentionLowering lowering;
+  lowering.kernels.push_back(
+      attention_kernel_launch(workload.name + ".paged_attention_v2",
+                              partitions(longest_kv_len(shape)) * sequences * shape.heads,
+                              paged_footprint(smem), 1.0, programs));
+
+  SplitKvCombine reduce;
+  reduce.name = workload.name + ".paged_attention_v2_reduce";
+  reduce.matrices_per_sequence = shape.heads;
+  for (const std::int64_t kv_len : shape.kv_lens) reduce.partials.push_back(partitions(kv_len));
+  reduce.rows = 1;
+  reduce.head_dim = shape.head_dim;
+  reduce.partial_bytes_per_row = PagedCtaProgramBuilder(shape, spec).partial_bytes_per_row();
+  reduce.dtype = shape.dtype;
+  lowering.kernels.push_back(split_kv_combine_kernel(reduce));
+  lowering.description = fmt::format("paged_v2:page_size={}", shape.page_size);
+  return lowering;
+}
+
+}  // namespace tilesim::workloads

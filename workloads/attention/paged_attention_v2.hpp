@@ -1,0 +1,23 @@
+#pragma once
+// `paged_v2`: vLLM's paged_attention_v2. Each sequence is cut into partitions
+// of 512 keys; one CTA per (query head, sequence, partition), partitions
+// slowest, with the grid sized for the longest sequence (CTAs past a shorter
+// sequence's end exit at once). Each stores its unnormalized O in the input
+// type with its max logit and exp sum; a reduce kernel, one CTA per (query
+// head, sequence), combines the partitions.
+
+#include "workloads/attention/attention_variant.hpp"
+
+namespace tilesim::workloads {
+
+class PagedAttentionV2 final : public AttentionVariant {
+ public:
+  static constexpr std::int64_t kPartitionKeys = 512;
+
+  std::string unsupported_reason(const AttentionWorkload& workload,
+                                 const hw::HardwareSpec& spec) const override;
+  AttentionLowering lower(const AttentionWorkload& workload, const hw::HardwareSpec& spec,
+                          const hw::KernelProfile& kernel) const override;
+};
+
+}  // namespace tilesim::workloads

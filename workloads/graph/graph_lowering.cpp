@@ -1,0 +1,84 @@
+#include "workloads/graph/graph_lowering.hpp"
+
+#include <fmt/format.h>
+
+#include "workloads/attention/attention_lowering.hpp"
+#include "workloads/gemm/gemm_kernel_config.hpp"
+#include "workloads/graph/elementwise_kernel.hpp"
+#include "workloads/graph/row_reduction_kernel.hpp"
+
+namespace tilesim::workloads {
+namespace {
+
+using Launches = config::Loaded<std::vector<gpu::KernelLaunch>>;
+
+Launches lower_gemm(const GemmWorkload& gemm, const hw::HardwareSpec& spec,
+                    const GemmScheduleRegistry& schedules) {
+  const GemmSchedule* schedule = schedules.find(gemm.schedule);
+  if (schedule == nullptr) {
+    Launches failed;
+    failed.diagnostics.add(gemm.where, gemm.name + ".schedule",
+                           fmt::format("unknown schedule '{}'; allowed: {}", gemm.schedule,
+                                       fmt::join(schedules.names(), ", ")));
+    return failed;
+  }
+  config::Loaded<hw::KernelProfile> kernel = resolve_gemm_kernel(gemm, spec);
+  if (!kernel.ok()) return {std::nullopt, std::move(kernel.diagnostics)};
+  return {schedule->lower(gemm, *kernel.value, spec).kernels, {}};
+}
+
+Launches lower_node(const GraphNode& node, const KernelGraph& graph, const hw::HardwareSpec& spec,
+                    const GemmScheduleRegistry& schedules) {
+  if (const auto* op = std::get_if<ElementwiseOp>(&node.op)) {
+    return {std::vector<gpu::KernelLaunch>{elementwise_kernel(node.name, *op, graph)}, {}};
+  }
+  if (const auto* op = std::get_if<RowReductionOp>(&node.op)) {
+    return {std::vector<gpu::KernelLaunch>{row_reduction_kernel(node.name, *op, graph)}, {}};
+  }
+  if (const auto* op = std::get_if<GemmOp>(&node.op)) return lower_gemm(op->gemm, spec, schedules);
+  return lower_attention(std::get<AttentionOp>(node.op).attention, spec);
+}
+
+double useful_flops(const GraphNode& node) {
+  if (const auto* op = std::get_if<GemmOp>(&node.op)) return op->gemm.problem.flops();
+  if (const auto* op = std::get_if<AttentionOp>(&node.op)) {
+    return op->attention.shape.useful_flops();
+  }
+  return 0;
+}
+
+}  // namespace
+
+config::Loaded<LoweredGraph> lower_kernel_graph(const KernelGraph& graph, gpu::LaunchMode mode,
+                                                const hw::HardwareSpec& spec,
+                                                const GemmScheduleRegistry& schedules) {
+  config::Loaded<LoweredGraph> loaded;
+  LoweredGraph lowered;
+  lowered.plan.mode = mode;
+  std::vector<int> last_kernel_of_node;
+  for (const GraphNode& node : graph.nodes()) {
+    Launches launches = lower_node(node, graph, spec, schedules);
+    loaded.diagnostics.append(launches.diagnostics);
+    const int first = static_cast<int>(lowered.plan.kernels.size());
+    if (launches.ok()) {
+      for (gpu::KernelLaunch& launch : *launches.value) {
+        launch.stream = node.stream;
+        for (int& dependency : launch.depends_on) dependency += first;  // within the node
+        lowered.plan.kernels.push_back(std::move(launch));
+      }
+    }
+    const int last = static_cast<int>(lowered.plan.kernels.size()) - 1;
+    if (last >= first) {
+      for (const int after : node.after) {
+        const int dependency = last_kernel_of_node.at(static_cast<std::size_t>(after));
+        if (dependency >= 0) lowered.plan.kernels[first].depends_on.push_back(dependency);
+      }
+    }
+    last_kernel_of_node.push_back(last >= first ? last : -1);
+    lowered.useful_flops += useful_flops(node);
+  }
+  if (loaded.diagnostics.empty()) loaded.value = std::move(lowered);
+  return loaded;
+}
+
+}  // namespace tilesim::workloads

@@ -1,0 +1,124 @@
+#include "workloads/graph/graph_runner.hpp"
+
+#include <fmt/format.h>
+
+#include "hwmodels/data_type.hpp"
+#include "workloads/graph/graph_lowering.hpp"
+
+namespace tilesim::workloads {
+namespace {
+
+std::vector<std::string> choices(const std::string& value, std::vector<std::string> both) {
+  return value == "compare" ? both : std::vector<std::string>{value};
+}
+
+gpu::LaunchMode launch_mode(const std::string& name) {
+  return name == "cuda_graph" ? gpu::LaunchMode::cuda_graph : gpu::LaunchMode::eager;
+}
+
+// `parts` name the compared choices: "<name>/fused/eager".
+std::string run_name(const std::string& name, const std::vector<std::string>& parts) {
+  std::string full = name;
+  for (const std::string& part : parts) full += "/" + part;
+  return full;
+}
+
+config::Loaded<WorkloadRun> simulate_graph(const KernelGraph& graph, const std::string& launch,
+                                           const hw::HardwareSpec& spec,
+                                           const GemmScheduleRegistry& schedules,
+                                           const gpu::SimulationOptions& options) {
+  config::Loaded<LoweredGraph> lowered =
+      lower_kernel_graph(graph, launch_mode(launch), spec, schedules);
+  if (!lowered.ok()) return {std::nullopt, std::move(lowered.diagnostics)};
+  WorkloadRun run;
+  run.kernel = "library";
+  run.useful_flops = lowered.value->useful_flops;
+  run.result = gpu::simulate(lowered.value->plan, spec, options);
+  return {std::move(run), {}};
+}
+
+std::vector<WorkloadParameter> layer_parameters(const LayerWorkload& workload, bool fused,
+                                                const std::string& launch) {
+  const DecoderLayerShape& shape = workload.shape;
+  const bool prefill = shape.phase == LayerPhase::prefill;
+  std::vector<WorkloadParameter> parameters = {
+      {"phase", std::string(prefill ? "prefill" : "decode")},
+      {"hidden", shape.hidden},
+      {"heads", shape.heads},
+      {"kv_heads", shape.kv_heads},
+      {"head_dim", shape.head_dim},
+      {"intermediate", shape.intermediate},
+      {"batch", shape.batch},
+  };
+  parameters.push_back(prefill ? WorkloadParameter{"tokens", shape.tokens}
+                               : WorkloadParameter{"context", shape.context});
+  parameters.push_back({"dtype", std::string(hw::to_string(shape.dtype))});
+  parameters.push_back({"layers", std::int64_t{shape.layers}});
+  parameters.push_back({"fused", std::string(fused ? "true" : "false")});
+  parameters.push_back({"launch", launch});
+  parameters.push_back({"attention", shape.attention_variant});
+  parameters.push_back({"gemm_schedule", shape.gemm_schedule});
+  return parameters;
+}
+
+}  // namespace
+
+config::Loaded<std::vector<WorkloadRun>> run_graph_workload(const GraphWorkload& workload,
+                                                            const hw::HardwareSpec& spec,
+                                                            const GemmScheduleRegistry& schedules,
+                                                            const gpu::SimulationOptions& options) {
+  std::vector<WorkloadRun> runs;
+  for (const std::string& launch : choices(workload.launch, {"eager", "cuda_graph"})) {
+    config::Loaded<WorkloadRun> run =
+        simulate_graph(workload.graph, launch, spec, schedules, options);
+    if (!run.ok()) return {std::nullopt, std::move(run.diagnostics)};
+    run.value->name =
+        workload.launch == "compare" ? run_name(workload.name, {launch}) : workload.name;
+    run.value->kind = "graph";
+    run.value->schedule = launch;
+    run.value->parameters = {{"launch", launch},
+                             {"nodes", static_cast<std::int64_t>(workload.graph.nodes().size())},
+                             {"streams", std::int64_t{workload.streams}}};
+    runs.push_back(std::move(*run.value));
+  }
+  return {std::move(runs), {}};
+}
+
+config::Loaded<std::vector<WorkloadRun>> run_layer_workload(const LayerWorkload& workload,
+                                                            const hw::HardwareSpec& spec,
+                                                            const GemmScheduleRegistry& schedules,
+                                                            const gpu::SimulationOptions& options) {
+  std::vector<WorkloadRun> runs;
+  for (const std::string& fused : choices(workload.fused, {"true", "false"})) {
+    const bool is_fused = fused == "true";
+    const KernelGraph graph = decoder_layer_graph(workload.shape, is_fused, workload.where);
+    for (const std::string& launch : choices(workload.launch, {"eager", "cuda_graph"})) {
+      config::Loaded<WorkloadRun> run = simulate_graph(graph, launch, spec, schedules, options);
+      if (!run.ok()) return {std::nullopt, std::move(run.diagnostics)};
+      std::vector<std::string> parts;
+      if (workload.fused == "compare") parts.emplace_back(is_fused ? "fused" : "unfused");
+      if (workload.launch == "compare") parts.push_back(launch);
+      run.value->name = run_name(workload.name, parts);
+      run.value->kind = "layer";
+      run.value->schedule = fmt::format("{}:{}", is_fused ? "fused" : "unfused", launch);
+      run.value->parameters = layer_parameters(workload, is_fused, launch);
+      runs.push_back(std::move(*run.value));
+    }
+  }
+  return {std::move(runs), {}};
+}
+
+config::Diagnostics check_graph_workload(const GraphWorkload& workload,
+                                         const hw::HardwareSpec& spec,
+                                         const GemmScheduleRegistry& schedules) {
+  return lower_kernel_graph(workload.graph, gpu::LaunchMode::eager, spec, schedules).diagnostics;
+}
+
+config::Diagnostics check_layer_workload(const LayerWorkload& workload,
+                                         const hw::HardwareSpec& spec,
+                                         const GemmScheduleRegistry& schedules) {
+  const KernelGraph graph = decoder_layer_graph(workload.shape, false, workload.where);
+  return lower_kernel_graph(graph, gpu::LaunchMode::eager, spec, schedules).diagnostics;
+}
+
+}  // namespace tilesim::workloads
