@@ -6,4 +6,16 @@ const std::string& workload_name(const Workload& workload) {
   return std::visit([](const auto& item) -> const std::string& { return item.name; }, workload);
 }
 
+const std::string& workload_series(const Workload& workload) {
+  struct Series {
+    const std::string& operator()(const GemmWorkload& gemm) const { return gemm.schedule; }
+    const std::string& operator()(const AttentionWorkload& attention) const {
+      return attention.variant;
+    }
+    const std::string& operator()(const GraphWorkload& graph) const { return graph.launch; }
+    const std::string& operator()(const LayerWorkload& layer) const { return layer.launch; }
+  };
+  return std::visit(Series{}, workload);
+}
+
 }  // namespace tilesim::workloads

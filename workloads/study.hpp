@@ -24,5 +24,8 @@ struct Study {
 };
 
 const std::string& workload_name(const Workload& workload);
+// What tells a workload's runs apart in plots: a GEMM's schedule, an attention
+// workload's variant, a graph's or layer's launch mode.
+const std::string& workload_series(const Workload& workload);
 
 }  // namespace tilesim::workloads

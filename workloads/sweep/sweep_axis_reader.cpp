@@ -178,7 +178,8 @@ config::Schema<SweepAxis> vary_entry_schema() {
   config::Schema<SweepAxis> s;
   s.add(Param::text("key").describe(
             "What to vary: a workload key path (`gemm.m`, `tile.k`, `splits`, "
-            "`stream_k_mode`, ...), `hw.` and a hardware key path (`hw.l2.capacity`, "
+            "`attention.kv_len`, `layer.batch`, ...), `hw.` and a hardware key path "
+            "(`hw.l2.capacity`, "
             "`hw.hbm.bandwidth`, `hw.sm.count`), or `hardware` (names or paths of GPUs)."),
         [](SweepAxis& axis, const Value& value) {
           axis.key = value.text;

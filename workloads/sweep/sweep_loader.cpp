@@ -41,13 +41,15 @@ config::Schema<SweepFile> sweep_schema() {
           file.hardware_where = value.where;
         });
   s.add(Param::entries("workload")
-            .describe("One workload with the keys of a study's `workloads[]` entry; `name` is "
-                      "optional (default `point`)."));
+            .describe("One workload with the keys of a study's `workloads[]` entry (GEMM, "
+                      "attention, graph or layer); `name` is optional (default `point`)."));
   s.add(Param::sequence("schedules")
             .optional()
             .not_empty()
-            .describe("Schedules to simulate every point with, in order; default: the "
-                      "workload's `schedule`. A heat map compares the first two."));
+            .describe("Schedules (GEMM) or variants (attention) to simulate every point "
+                      "with, in order; default: the workload's own. Graph and layer workloads "
+                      "take none (their `launch: compare` draws eager and CUDA graph). A heat "
+                      "map compares the first two."));
   s.add(Param::sequence("vary").not_empty().describe(
       "One or two keys to vary (see below); the points are their cartesian product, the first "
       "key outermost."));
@@ -88,16 +90,29 @@ std::vector<PointSchedule> read_schedules(const YAML::Node& list, const std::str
   return schedules;
 }
 
+// Graph and layer workloads are told apart by their launch, not a schedule.
+bool takes_schedules(const YAML::Node& workload) {
+  return !workload.IsMap() || (!workload["graph"] && !workload["layer"]);
+}
+
 // Checks that need the whole file: keys set twice, conflicting options, size.
 void check_combination(const YAML::Node& workload, const std::vector<SweepAxis>& axes,
                        const std::vector<PointSchedule>& schedules, const std::string& file,
                        const SweepLoadOptions& options, config::Diagnostics& diagnostics) {
   if (!schedules.empty() && workload.IsMap()) {
     for (auto it = workload.begin(); it != workload.end(); ++it) {
-      if (it->first.IsScalar() && it->first.Scalar() == "schedule") {
-        diagnostics.add(config::location_of(it->first.Mark(), file), "workload.schedule",
-                        "the top-level `schedules:` list sets the schedule of every point; "
-                        "remove one of them");
+      if (!it->first.IsScalar()) continue;
+      const std::string& key = it->first.Scalar();
+      if (key == "schedule" || key == "variant") {
+        diagnostics.add(config::location_of(it->first.Mark(), file), "workload." + key,
+                        fmt::format("the top-level `schedules:` list sets the {} of every point; "
+                                    "remove one of them",
+                                    key));
+      } else if (key == "graph" || key == "layer") {
+        diagnostics.add(schedules.front().source.where, schedules.front().source.key_path,
+                        fmt::format("a `{}` workload has no schedules; vary `{}.launch` (eager, "
+                                    "cuda_graph) or set it to `compare`",
+                                    key, key));
       }
     }
   }
@@ -261,7 +276,7 @@ class PointReader {
     std::vector<std::optional<PointSchedule>> point_schedules(schedules.begin(), schedules.end());
     if (point_schedules.empty()) point_schedules.emplace_back();
     for (const std::optional<PointSchedule>& schedule : point_schedules) {
-      config::Loaded<GemmWorkload> workload = study_.load(
+      config::Loaded<Workload> workload = study_.load(
           settings, schedule, spec, spec_.axes.size() > 1 ? point_description(point) : "");
       for (const config::Diagnostic& problem : workload.diagnostics.items()) {
         if (!about_stand_in(problem))
@@ -321,6 +336,8 @@ config::Loaded<SweepSpec> read_sweep(const std::optional<YAML::Node>& root, cons
         const auto workload = values.find("workload");
         if (workload != values.end()) {
           check_combination(workload->second.node, spec.axes, schedules, file, options, problems);
+          // Reported above; the points are still read, without schedules.
+          if (!takes_schedules(workload->second.node)) schedules.clear();
         }
         // Points are checked even when the file has other problems, so that every
         // problem is reported at once; entries with a bad key are left out.
@@ -334,7 +351,7 @@ config::Loaded<SweepSpec> read_sweep(const std::optional<YAML::Node>& root, cons
         }
         for (const PointSchedule& schedule : schedules) spec.schedules.push_back(schedule.name);
         if (spec.schedules.empty() && !spec.jobs.empty()) {
-          spec.schedules.push_back(spec.jobs.front().workload.schedule);
+          spec.schedules.push_back(workload_series(spec.jobs.front().workload));
         }
         return spec;
       });

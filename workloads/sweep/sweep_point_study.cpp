@@ -67,6 +67,12 @@ void use_flow_style(YAML::Node node) {
   }
 }
 
+// The key a `schedules:` entry sets: an attention workload's variant, a GEMM's
+// schedule.
+std::string series_key(const YAML::Node& workload) {
+  return find_value(workload, "attention").IsDefined() ? "variant" : "schedule";
+}
+
 // Where a position of the generated text came from.
 struct Attribution {
   SweepSource source;
@@ -83,8 +89,12 @@ Position position(const YAML::Mark& mark) {
 class MarkTable {
  public:
   MarkTable(std::string file, std::span<const PointSetting> settings,
-            const std::optional<PointSchedule>& schedule, bool name_added)
-      : file_(std::move(file)), settings_(settings), schedule_(schedule), name_added_(name_added) {}
+            const std::optional<PointSchedule>& schedule, bool name_added, std::string schedule_key)
+      : file_(std::move(file)),
+        settings_(settings),
+        schedule_(schedule),
+        name_added_(name_added),
+        schedule_key_(std::move(schedule_key)) {}
 
   void walk(const YAML::Node& generated, const YAML::Node& original, const std::string& path) {
     record(generated, original.IsDefined() ? base(original) : created(path));
@@ -117,7 +127,7 @@ class MarkTable {
         return;
       }
     }
-    if (path == "schedule" && schedule_) {
+    if (path == schedule_key_ && schedule_) {
       record(key, {schedule_->source, true});
       record(value, {schedule_->source, true});
       return;
@@ -159,6 +169,7 @@ class MarkTable {
   std::span<const PointSetting> settings_;
   const std::optional<PointSchedule>& schedule_;
   bool name_added_;
+  std::string schedule_key_;
   std::map<Position, Attribution> table_;
 };
 
@@ -183,7 +194,7 @@ SweepPointStudy::SweepPointStudy(const YAML::Node& workload, std::string file,
 std::string SweepPointStudy::study_text(YAML::Node item,
                                         const std::optional<PointSchedule>& schedule) const {
   if (!find_value(item, "name").IsDefined()) item["name"] = std::string(kDefaultName);
-  if (schedule) item["schedule"] = schedule->name;
+  if (schedule) item[series_key(item)] = schedule->name;
   YAML::Node workloads(YAML::NodeType::Sequence);
   workloads.push_back(item);
   use_flow_style(workloads);
@@ -195,11 +206,11 @@ std::string SweepPointStudy::study_text(YAML::Node item,
   return out.c_str();
 }
 
-config::Loaded<GemmWorkload> SweepPointStudy::load(std::span<const PointSetting> settings,
-                                                   const std::optional<PointSchedule>& schedule,
-                                                   const hw::HardwareSpec* hardware,
-                                                   const std::string& point) const {
-  config::Loaded<GemmWorkload> result;
+config::Loaded<Workload> SweepPointStudy::load(std::span<const PointSetting> settings,
+                                               const std::optional<PointSchedule>& schedule,
+                                               const hw::HardwareSpec* hardware,
+                                               const std::string& point) const {
+  config::Loaded<Workload> result;
   YAML::Node item = YAML::Clone(workload_);
   for (const PointSetting& setting : settings) {
     if (const auto problem = set_path(item, setting.key, setting.value)) {
@@ -212,13 +223,13 @@ config::Loaded<GemmWorkload> SweepPointStudy::load(std::span<const PointSetting>
   config::Loaded<Study> study = load_study_text(text, file_, schedule_names_);
   result.diagnostics = map_back(study.diagnostics, text, settings, schedule);
   if (!study.ok()) return result;
-  if (!std::holds_alternative<GemmWorkload>(study.value->workloads.front())) {
-    result.diagnostics.add(config::location_of(workload_.Mark(), file_), "workload",
-                           "sweeps vary GEMM workloads only; simulate attention workloads with "
-                           "`tilesim simulate` (variant: compare runs every variant)");
+  const Workload& loaded = study.value->workloads.front();
+  const auto* gemm = std::get_if<GemmWorkload>(&loaded);
+  if (gemm == nullptr) {
+    if (result.diagnostics.empty()) result.value = loaded;
     return result;
   }
-  const auto& workload = std::get<GemmWorkload>(study.value->workloads.front());
+  const GemmWorkload& workload = *gemm;
   if (hardware != nullptr) {
     // Whether a kernel fits depends on every tile field and the hardware, so a
     // problem laid at one varied value names the whole point.
@@ -244,7 +255,7 @@ config::Diagnostics SweepPointStudy::map_back(const config::Diagnostics& problem
   if (problems.empty()) return mapped;
   const YAML::Node name = find_value(workload_, "name");
   const std::string workload_name = name.IsScalar() ? name.Scalar() : std::string(kDefaultName);
-  MarkTable table(file_, settings, schedule, !name.IsDefined());
+  MarkTable table(file_, settings, schedule, !name.IsDefined(), series_key(workload_));
   table.walk(YAML::Load(text)["workloads"][0], workload_, "");
   const Attribution whole{{config::location_of(workload_.Mark(), file_), ""}, false};
   for (const config::Diagnostic& problem : problems.items()) {

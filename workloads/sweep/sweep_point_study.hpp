@@ -48,10 +48,10 @@ class SweepPointStudy {
   // the kernel (profile and tile overrides) is resolved against it too; `point`
   // ("tile.m = 256, tile.stages = 4"), when not empty, is added to a kernel
   // problem laid at a varied value, since it depends on the other values too.
-  config::Loaded<GemmWorkload> load(std::span<const PointSetting> settings,
-                                    const std::optional<PointSchedule>& schedule,
-                                    const hw::HardwareSpec* hardware,
-                                    const std::string& point = "") const;
+  config::Loaded<Workload> load(std::span<const PointSetting> settings,
+                                const std::optional<PointSchedule>& schedule,
+                                const hw::HardwareSpec* hardware,
+                                const std::string& point = "") const;
 
  private:
   // `item`: the workload with the point's settings applied.

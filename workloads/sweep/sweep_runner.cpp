@@ -78,7 +78,7 @@ config::Loaded<SweepResult> run_sweep(const SweepSpec& spec, const GemmScheduleR
     for (WorkloadRun& run : runs) {
       sweep.run_points.push_back(spec.jobs[job].point);
       sweep.run_series.push_back(runs.size() > 1 ? candidate_series(run.schedule)
-                                                 : spec.jobs[job].workload.schedule);
+                                                 : workload_series(spec.jobs[job].workload));
       sweep.runs.push_back(std::move(run));
     }
   }

@@ -1,8 +1,9 @@
 #pragma once
 // A sweep: one study workload simulated over a grid of parameter values, with
 // one or more schedules, as read from a sweep YAML (configs/sweeps/*.yaml).
-// Validated before anything runs: every point is already a checked
-// GemmWorkload on a loaded HardwareSpec, so running a sweep cannot fail on input.
+// Validated before anything runs: every point is already a checked workload
+// (GEMM, attention, graph or layer) on a loaded HardwareSpec, so running a
+// sweep cannot fail on input.
 
 #include <cstddef>
 #include <optional>
@@ -11,7 +12,7 @@
 
 #include "hwmodels/diagnostics.hpp"
 #include "hwmodels/hardware_spec.hpp"
-#include "workloads/gemm/gemm_workload.hpp"
+#include "workloads/study.hpp"
 
 namespace tilesim::workloads {
 
@@ -57,7 +58,7 @@ enum class PlotMetric { time_us, tflops };
 // One simulation of the sweep: a point of the grid with one schedule.
 struct SweepJob {
   std::size_t point = 0;     // index into the grid, first axis outermost
-  GemmWorkload workload;     // with the point's values and schedule applied
+  Workload workload;         // with the point's values and schedule applied
   std::size_t hardware = 0;  // index into SweepSpec::hardware
 };
 

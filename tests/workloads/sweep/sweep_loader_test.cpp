@@ -64,12 +64,13 @@ TEST(LoadSweep, ExpandsTheCartesianProductFirstKeyOutermost) {
   for (std::size_t job = 0; job < spec.jobs.size(); ++job) {
     const SweepJob& run = spec.jobs[job];
     EXPECT_EQ(run.point, job / 2);
-    EXPECT_EQ(run.workload.schedule, job % 2 == 0 ? "data_parallel" : "other");
-    EXPECT_EQ(run.workload.name, "point");
+    const auto& gemm = std::get<GemmWorkload>(run.workload);
+    EXPECT_EQ(gemm.schedule, job % 2 == 0 ? "data_parallel" : "other");
+    EXPECT_EQ(gemm.name, "point");
     const std::vector<std::size_t> at = spec.value_indices(run.point);
     EXPECT_EQ(at[0], run.point / 3);
     EXPECT_EQ(at[1], run.point % 3);
-    EXPECT_EQ(run.workload.problem.m, m[at[0]]);
+    EXPECT_EQ(gemm.problem.m, m[at[0]]);
     EXPECT_EQ(spec.hardware.at(run.hardware).l2.capacity_bytes, l2_mib[at[1]] * (1 << 20));
   }
 }
@@ -87,9 +88,53 @@ vary:
   ASSERT_TRUE(loaded.ok()) << loaded.diagnostics.format();
   EXPECT_EQ(loaded.value->schedules, std::vector<std::string>{"other"});
   ASSERT_EQ(loaded.value->jobs.size(), 2u);
-  EXPECT_EQ(loaded.value->jobs[1].workload.tile.m, 128);
-  EXPECT_EQ(loaded.value->jobs[1].workload.name, "shape");
+  const auto& gemm = std::get<GemmWorkload>(loaded.value->jobs[1].workload);
+  EXPECT_EQ(gemm.tile.m, 128);
+  EXPECT_EQ(gemm.name, "shape");
   EXPECT_EQ(loaded.value->plot_y, PlotMetric::time_us);
+}
+
+TEST(LoadSweep, SchedulesOfAnAttentionSweepAreVariants) {
+  const auto loaded = load(R"(hardware: h100_sxm
+workload:
+  attention: {batch: 1, heads: 8, kv_heads: 8, q_len: 1, kv_len: 4096, head_dim: 128}
+schedules: [flash_decoding, stream_k_decode]
+vary:
+  - key: attention.kv_len
+    values: [1024, 8192]
+)");
+  ASSERT_TRUE(loaded.ok()) << loaded.diagnostics.format();
+  ASSERT_EQ(loaded.value->jobs.size(), 4u);
+  const auto& last = std::get<AttentionWorkload>(loaded.value->jobs[3].workload);
+  EXPECT_EQ(last.variant, "stream_k_decode");
+  EXPECT_EQ(last.shape.kv_lens, std::vector<std::int64_t>{8192});
+}
+
+TEST(LoadSweepProblems, AnUnknownVariantIsReportedAtItsSchedule) {
+  constexpr std::string_view kText = R"(hardware: h100_sxm
+workload:
+  attention: {batch: 1, heads: 8, kv_heads: 8, q_len: 1, kv_len: 4096, head_dim: 128}
+schedules: [flash_decoding, flash_decodng]
+vary:
+  - key: attention.kv_len
+    values: [1024]
+)";
+  const auto loaded = load(kText);
+  EXPECT_TRUE(HasDiagnostic(loaded.diagnostics, 4, column(kText, 4, "flash_decodng"),
+                            "schedules[1]", "flash_decodng"));
+}
+
+TEST(LoadSweepProblems, ALayerHasNoSchedules) {
+  const auto loaded = load(R"(hardware: h100_sxm
+workload:
+  layer: {phase: decode, batch: 1, context: 1024}
+schedules: [data_parallel]
+vary:
+  - key: layer.batch
+    values: [1, 2]
+)");
+  EXPECT_TRUE(HasDiagnostic(loaded.diagnostics, 4, 13, "schedules[0]", "vary `layer.launch`"));
+  EXPECT_EQ(loaded.diagnostics.items().size(), 1u) << loaded.diagnostics.format();
 }
 
 TEST(LoadSweep, VariesTheHardwareByName) {
