@@ -141,6 +141,9 @@ void check_sm(const HardwareSpec& spec, const Values& values, Diagnostics& diagn
                 spec.sm.max_threads, "", diagnostics);
   check_at_most(values, "sm.l2_port_bandwidth", spec.sm.l2_port_bytes_per_s, "l2.bandwidth",
                 spec.l2.bandwidth_bytes_per_s, "", diagnostics);
+  check_at_most(values, "sm.power_limited_clock", spec.sm.power_limited_clock_hz, "sm.clock",
+                spec.sm.clock_hz, ": it is the clock the power limit holds the SMs to",
+                diagnostics);
 }
 
 // Reads each `kernels:` entry and checks that its tile fits the SM.

@@ -80,8 +80,16 @@ config::Schema<HardwareSpec> hardware_schema() {
   s.add(Param::quantity("sm.clock", QuantityKind::frequency)
             .range("100 MHz", "10 GHz")
             .clock()
-            .describe("SM clock under load; per-clock values (flop/clk, B/clk, clk) use it."),
+            .describe("Maximum (boost) SM clock; per-clock values (flop/clk, B/clk, clk) use it."),
         into(&H::sm, &Sm::clock_hz));
+  s.add(Param::quantity("sm.power_limited_clock", QuantityKind::frequency)
+            .range("100 MHz", "10 GHz")
+            .optional()
+            .describe("SM clock with every SM running tensor-core work at the board's power "
+                      "limit. With fewer SMs busy, tensor work runs at this clock x (SMs / busy "
+                      "SMs)^(1/3), at most `sm.clock` (dynamic power ~ f^3). Default: "
+                      "`sm.clock` (no power limit)."),
+        into(&H::sm, &Sm::power_limited_clock_hz));
   s.add(tensor_rate("fp16").describe("Dense fp16 tensor-core rate of one SM."),
         into(&H::sm, &Sm::tensor, &TensorCoreRates::fp16_flops_per_s));
   s.add(tensor_rate("bf16").describe("Dense bf16 tensor-core rate of one SM."),

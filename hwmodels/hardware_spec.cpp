@@ -1,5 +1,8 @@
 #include "hwmodels/hardware_spec.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace tilesim::hw {
 
 double HardwareSpec::sm_mma_flops_per_s(DataType type) const {
@@ -16,6 +19,13 @@ double HardwareSpec::sm_mma_flops_per_s(DataType type) const {
       return sm.fp32_flops_per_s;  // no fp32-input tensor-core path: CUDA cores
   }
   return 0;
+}
+
+double HardwareSpec::tensor_clock_fraction(int busy_sms) const {
+  if (busy_sms <= 0 || sm.power_limited_clock_hz <= 0) return 1.0;
+  const double allowed_hz =
+      sm.power_limited_clock_hz * std::cbrt(static_cast<double>(sm.count) / busy_sms);
+  return std::min(allowed_hz, sm.clock_hz) / sm.clock_hz;
 }
 
 }  // namespace tilesim::hw

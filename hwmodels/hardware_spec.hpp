@@ -29,7 +29,10 @@ struct SharedMemorySpec {
 
 struct SmSpec {
   int count = 0;
-  double clock_hz = 0;
+  double clock_hz = 0;  // maximum (boost) clock; per-clock rates are at it
+  // Clock with every SM running tensor-core work at the board's power limit;
+  // equal to clock_hz where power does not limit it.
+  double power_limited_clock_hz = 0;
   TensorCoreRates tensor;
   double fp32_flops_per_s = 0;  // per SM, CUDA cores (FMA counted as 2 flops)
   double sfu_ops_per_s = 0;     // per SM, special-function unit (exp2) results
@@ -102,6 +105,11 @@ struct HardwareSpec {
 
   // Tensor-core rate of one SM for `type`; fp32 inputs run on CUDA cores.
   double sm_mma_flops_per_s(DataType type) const;
+  // The fraction of clock_hz the SMs run tensor-core work at when `busy_sms`
+  // of them do: dynamic power grows as f^3 (voltage follows frequency), so a
+  // power cap reached with every SM busy at power_limited_clock_hz allows
+  // (count / busy_sms)^(1/3) times that clock with fewer, up to clock_hz.
+  double tensor_clock_fraction(int busy_sms) const;
 };
 
 }  // namespace tilesim::hw

@@ -87,7 +87,17 @@ bool build_cases(const tilesim::workloads::Study& study, const tilesim::hw::Hard
   if (!options.tile_variant.empty()) forced = tk::parse_gemm_tile_variant(options.tile_variant);
   int problems = 0;
   for (const auto& workload : study.workloads) {
-    const auto& gemm = std::get<tilesim::workloads::GemmWorkload>(workload);
+    const auto* gemm_workload = std::get_if<tilesim::workloads::GemmWorkload>(&workload);
+    if (gemm_workload == nullptr) {
+      std::fprintf(stderr,
+                   "%s: %s: workload `%s`: no reference kernel yet for attention, graph or layer "
+                   "workloads; tilesim-measure runs GEMM workloads\n",
+                   study.source_path.c_str(), options.skip_unsupported ? "skipped" : "error",
+                   tilesim::workloads::workload_name(workload).c_str());
+      ++problems;
+      continue;
+    }
+    const auto& gemm = *gemm_workload;
     auto result = ms::make_gemm_case(gemm, hardware, limits, forced);
     if (auto* error = std::get_if<ms::CaseError>(&result)) {
       std::fprintf(stderr, "%s:%d:%d: %s: workload `%s`: %s\n", gemm.where.file.c_str(),

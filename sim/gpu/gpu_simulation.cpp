@@ -18,6 +18,7 @@ namespace {
 
 struct KernelState {
   const KernelLaunch* launch = nullptr;
+  double tensor_efficiency = 1;  // the launch's, at the clock its grid allows
   CtaDemand demand;
   std::int64_t next_cta = 0;
   std::int64_t finished_ctas = 0;
@@ -85,6 +86,11 @@ class GpuRun {
     }
     record.waves = static_cast<double>(launch.cta_count) /
                    (static_cast<double>(spec_.sm.count) * record.ctas_per_sm);
+    // The power limit sets the clock from how many SMs the grid keeps busy.
+    const std::int64_t busy_sms = std::min<std::int64_t>(
+        spec_.sm.count, (launch.cta_count + record.ctas_per_sm - 1) / record.ctas_per_sm);
+    state.tensor_efficiency =
+        launch.tensor_efficiency * spec_.tensor_clock_fraction(static_cast<int>(busy_sms));
   }
 
   // A kernel waits for the previous kernel of its stream and for the earlier
@@ -170,7 +176,7 @@ class GpuRun {
     record.sm = placement.sm;
     record.slot = placement.slot;
     record.dispatched = simulator_.now();
-    const double efficiency = state.launch->tensor_efficiency;
+    const double efficiency = state.tensor_efficiency;
     simulator_.schedule_after(
         sim::SimTime::from_seconds(spec_.launch.cta_dispatch_s), sim::EventPriority::normal,
         [this, kernel_index, placement, record, efficiency,

@@ -69,6 +69,22 @@ TEST(ShippedHardware, AllFilesLoad) {
   }
 }
 
+HardwareSpec shipped(const std::string& name) {
+  const auto loaded = load_hardware_spec(kHwDir / (name + ".yaml"));
+  EXPECT_TRUE(loaded.ok()) << loaded.diagnostics.format();
+  return loaded.ok() ? *loaded.value : HardwareSpec{};
+}
+
+TEST(ShippedHardware, PowerLimitedClockRisesAsFewerSmsAreBusy) {
+  const HardwareSpec h100 = shipped("h100_sxm");
+  EXPECT_DOUBLE_EQ(h100.tensor_clock_fraction(132), 1800.0 / 1980.0);
+  // 1800 MHz x (132 / 100)^(1/3) = 1974.5 MHz, just under the 1980 MHz maximum.
+  EXPECT_NEAR(h100.tensor_clock_fraction(100), 1974.5 / 1980.0, 1e-4);
+  EXPECT_DOUBLE_EQ(h100.tensor_clock_fraction(1), 1.0);
+  // No power limit given: the maximum clock whatever runs.
+  EXPECT_DOUBLE_EQ(shipped("a100_sxm_80gb").tensor_clock_fraction(108), 1.0);
+}
+
 TEST(ShippedHardware, H100Figures) {
   const auto loaded = load_hardware_spec(kHwDir / "h100_sxm.yaml");
   ASSERT_TRUE(loaded.ok()) << loaded.diagnostics.format();
@@ -113,9 +129,9 @@ TEST(ShippedHardware, H100Figures) {
   EXPECT_EQ(library.swizzle, 8);
   EXPECT_EQ(library.cluster.m, 2);
   EXPECT_EQ(library.cluster.n, 1);
-  EXPECT_EQ(library.tensor_efficiency, 0.62);
+  EXPECT_EQ(library.tensor_efficiency, 0.686);
   EXPECT_EQ(h100.kernel_profiles.at("tilesim_ref").instruction, MmaInstruction::mma_sync);
-  EXPECT_EQ(h100.kernel_profiles.at("tilesim_ref").tensor_efficiency, 0.39);
+  EXPECT_EQ(h100.kernel_profiles.at("tilesim_ref").tensor_efficiency, 0.444);
   EXPECT_EQ(h100.kernel_profiles.at("tilesim_ref").tile_m, 256);
   EXPECT_EQ(h100.source_path, (kHwDir / "h100_sxm.yaml").string());
 }
@@ -183,7 +199,7 @@ TEST(LoadHardware, UnknownKeyWithSuggestion) {
   EXPECT_TRUE(
       HasDiagnostic(d, 4, 3, "sm.clokc",
                     "unknown key `clokc`; did you mean `clock`? allowed keys: count, clock, "
-                    "tensor, fp32, sfu, shared_memory, registers"));
+                    "power_limited_clock, tensor, fp32, sfu, shared_memory, registers"));
   // The clock is then missing; per-clock values do not add errors of their own.
   EXPECT_TRUE(HasDiagnostic(d, 3, 3, "sm.clock", "missing required key"));
   EXPECT_EQ(d.size(), 2u) << d.format();

@@ -44,7 +44,7 @@ TEST(MeasuredFields, ConvertsResultsToHardwareValues) {
   };
   const std::vector<MeasuredField> fields = measured_fields(results, base, "2026-11-21");
   ASSERT_EQ(fields.size(), 4u);
-  EXPECT_EQ(fields[0].key_path, "sm.clock");
+  EXPECT_EQ(fields[0].key_path, "sm.power_limited_clock");
   EXPECT_EQ(fields[0].value, "1800 MHz");
   EXPECT_EQ(fields[1].key_path, "l2.bandwidth");
   EXPECT_EQ(fields[1].value, "7.76 TB/s");

@@ -38,10 +38,14 @@ WorkloadRun simulate(const GemmWorkload& workload, const hw::HardwareSpec& spec)
 }
 
 // The time one library-profile CTA spends on the tensor cores for K = k.
+// One tile's MMAs on one SM, with every SM busy (the power-limited clock).
 double tile_compute_us(const hw::HardwareSpec& spec, std::int64_t k) {
   const hw::KernelProfile& profile = spec.kernel_profiles.at("library");
   const double flops = 2.0 * profile.tile_m * profile.tile_n * static_cast<double>(k);
-  return flops / (spec.sm_mma_flops_per_s(hw::DataType::bf16) * profile.tensor_efficiency) * 1e6;
+  return flops /
+         (spec.sm_mma_flops_per_s(hw::DataType::bf16) * profile.tensor_efficiency *
+          spec.tensor_clock_fraction(spec.sm.count)) *
+         1e6;
 }
 
 TEST(GemmPhysics, ExactlyOneWaveTakesOneTileTime) {
