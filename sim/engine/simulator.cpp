@@ -9,18 +9,31 @@ void Simulator::schedule_at(SimTime when, EventPriority priority, Action action)
   if (when < now_) {
     throw std::logic_error("Simulator::schedule_at: event in the past");
   }
-  queue_.push_back(Event{when, priority, next_sequence_++, std::move(action)});
+  std::uint32_t slot = 0;
+  if (free_slots_.empty()) {
+    slot = static_cast<std::uint32_t>(actions_.size());
+    actions_.push_back(std::move(action));
+  } else {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+    actions_[slot] = std::move(action);
+  }
+  const std::uint64_t order =
+      (std::uint64_t{static_cast<std::uint8_t>(priority)} << 56) | next_sequence_++;
+  queue_.push_back(Key{when, order, slot});
   std::push_heap(queue_.begin(), queue_.end(), RunsLater{});
 }
 
 void Simulator::run() {
   while (!queue_.empty()) {
     std::pop_heap(queue_.begin(), queue_.end(), RunsLater{});
-    Event event = std::move(queue_.back());
+    const Key key = queue_.back();
     queue_.pop_back();
-    now_ = event.when;
+    now_ = key.when;
     ++events_processed_;
-    event.action();
+    Action action = std::move(actions_[key.slot]);
+    free_slots_.push_back(key.slot);
+    action();
   }
 }
 

@@ -33,21 +33,22 @@ class Simulator {
   std::uint64_t events_processed() const { return events_processed_; }
 
  private:
-  struct Event {
+  // The heap orders small keys; actions wait in slots, so sifting moves 24
+  // bytes instead of a std::function.
+  struct Key {
     SimTime when;
-    EventPriority priority;
-    std::uint64_t sequence;
-    Action action;
+    std::uint64_t order;  // priority in the top byte, then insertion sequence
+    std::uint32_t slot;
   };
   struct RunsLater {
-    bool operator()(const Event& a, const Event& b) const {
-      if (a.when != b.when) return a.when > b.when;
-      if (a.priority != b.priority) return a.priority > b.priority;
-      return a.sequence > b.sequence;
+    bool operator()(const Key& a, const Key& b) const {
+      return a.when != b.when ? a.when > b.when : a.order > b.order;
     }
   };
 
-  std::vector<Event> queue_;  // a binary heap ordered by RunsLater
+  std::vector<Key> queue_;  // a binary heap ordered by RunsLater
+  std::vector<Action> actions_;
+  std::vector<std::uint32_t> free_slots_;
   SimTime now_;
   std::uint64_t next_sequence_ = 0;
   std::uint64_t events_processed_ = 0;

@@ -3,6 +3,7 @@
 // each a grid of CTAs with a resource footprint and a per-CTA program of steps.
 // Schedules (data-parallel, Split-K, ...) differ only in the programs they emit.
 
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -33,6 +34,10 @@ struct BlockRead {
   std::int64_t part_end = 1;
 };
 
+// A step reads a few blocks (a GEMM step: one of A, one of B); kept inline, a
+// program of thousands of steps allocates once.
+using BlockReads = boost::container::small_vector<BlockRead, 2>;
+
 enum class ExecutionUnit : std::uint8_t { tensor, fp32, sfu };
 
 // Wait until flag `flag` of this kernel has been raised `count` times.
@@ -46,7 +51,7 @@ struct FlagWait {
 // long as its slowest part. A step with only compute or only a store is the
 // degenerate case.
 struct CtaStep {
-  std::vector<BlockRead> reads;
+  BlockReads reads;
   double write_bytes = 0;             // stored through L2 and written back to HBM
   std::optional<BlockKey> write_key;  // written data stays in L2 under this key
   ExecutionUnit unit = ExecutionUnit::tensor;

@@ -92,7 +92,7 @@ void GemmCtaProgramBuilder::add_main_loop(gpu::CtaProgram& program, std::uint16_
     const bool last = end == k_block_end;
     gpu::CtaStep step = mma_step(static_cast<double>(end - begin) - (last ? 1 : 0), segment);
     const auto chunk_id = static_cast<std::uint32_t>(chunk);
-    step.reads = a_reads(tile, begin, end, chunk_id);
+    add_a_reads(step.reads, tile, begin, end, chunk_id);
     step.reads.push_back({{tensors_.b, static_cast<std::uint32_t>(tile.col), chunk_id},
                           cols * k * element_bytes,
                           kernel_.cluster.m,
@@ -117,25 +117,26 @@ void GemmCtaProgramBuilder::add_main_loop(gpu::CtaProgram& program, std::uint16_
 
 // A from a graph's tensor: the blocks of its rows and k-columns; otherwise the
 // GEMM's own row-panel chunk.
-std::vector<gpu::BlockRead> GemmCtaProgramBuilder::a_reads(TileCoord tile,
-                                                           std::int64_t k_block_begin,
-                                                           std::int64_t k_block_end,
-                                                           std::uint32_t chunk) const {
+void GemmCtaProgramBuilder::add_a_reads(gpu::BlockReads& reads, TileCoord tile,
+                                        std::int64_t k_block_begin, std::int64_t k_block_end,
+                                        std::uint32_t chunk) const {
   const std::int64_t row_begin = tile.row * kernel_.tile_m;
   const std::int64_t rows = tile_extent_rows(tile.row);
   if (!fusion_ || !fusion_->a) {
     const auto k = static_cast<double>(k_elements(k_block_begin, k_block_end));
-    return {{{tensors_.a, static_cast<std::uint32_t>(tile.row), chunk},
-             static_cast<double>(rows) * k * hw::bytes_per_element(problem_.input_type),
-             kernel_.cluster.n,
-             k_block_begin,
-             k_block_end}};
+    reads.push_back({{tensors_.a, static_cast<std::uint32_t>(tile.row), chunk},
+                     static_cast<double>(rows) * k * hw::bytes_per_element(problem_.input_type),
+                     kernel_.cluster.n,
+                     k_block_begin,
+                     k_block_end});
+    return;
   }
-  std::vector<gpu::BlockRead> reads =
-      fusion_->a->reads({row_begin, row_begin + rows, k_block_begin * kernel_.tile_k,
-                         k_block_begin * kernel_.tile_k + k_elements(k_block_begin, k_block_end)});
-  for (gpu::BlockRead& read : reads) read.multicast = kernel_.cluster.n;
-  return reads;
+  for (gpu::BlockRead read : fusion_->a->reads(
+           {row_begin, row_begin + rows, k_block_begin * kernel_.tile_k,
+            k_block_begin * kernel_.tile_k + k_elements(k_block_begin, k_block_end)})) {
+    read.multicast = kernel_.cluster.n;
+    reads.push_back(read);
+  }
 }
 
 void GemmCtaProgramBuilder::add_epilogue(gpu::CtaProgram& program, std::uint16_t segment,

@@ -70,8 +70,8 @@ class GemmCtaProgramBuilder {
   double fixup_bytes_in_flight() const;
   std::int64_t k_elements(std::int64_t k_block_begin, std::int64_t k_block_end) const;
   gpu::CtaStep mma_step(double k_blocks, std::uint16_t segment) const;
-  std::vector<gpu::BlockRead> a_reads(TileCoord tile, std::int64_t k_block_begin,
-                                      std::int64_t k_block_end, std::uint32_t chunk) const;
+  void add_a_reads(gpu::BlockReads& reads, TileCoord tile, std::int64_t k_block_begin,
+                   std::int64_t k_block_end, std::uint32_t chunk) const;
   void add_fused_epilogue_work(gpu::CtaProgram& program, std::uint16_t segment,
                                TileCoord tile) const;
   void add_output_stores(gpu::CtaProgram& program, std::uint16_t segment, TileCoord tile) const;

@@ -30,8 +30,8 @@ void TensorBlocks::for_each_block(const TensorRegion& region, Visit&& visit) con
   }
 }
 
-std::vector<gpu::BlockRead> TensorBlocks::reads(const TensorRegion& region) const {
-  std::vector<gpu::BlockRead> reads;
+gpu::BlockReads TensorBlocks::reads(const TensorRegion& region) const {
+  gpu::BlockReads reads;
   for_each_block(region, [&](const gpu::BlockKey& key, std::int64_t part_begin,
                              std::int64_t part_end, double elements) {
     reads.push_back({key, elements * element_bytes(), 1, part_begin, part_end});

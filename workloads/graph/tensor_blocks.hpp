@@ -52,7 +52,7 @@ class TensorBlocks {
   TensorRegion whole() const { return {0, rows_, 0, cols_}; }
 
   // One read per block the region touches (clipped to the tensor).
-  std::vector<gpu::BlockRead> reads(const TensorRegion& region) const;
+  gpu::BlockReads reads(const TensorRegion& region) const;
   std::vector<BlockStore> stores(const TensorRegion& region) const;
 
  private:
