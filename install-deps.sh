@@ -12,7 +12,7 @@ packages=(
   libfmt-dev        # formatting (g++ 12 has no <format>)
   libcli11-dev      # command-line parsing
   nlohmann-json3-dev  # JSON results and Chrome traces
-  libeigen3-dev libboost-dev  # numerics base (fits, statistics) for later studies
+  libeigen3-dev libboost-dev  # Eigen: least-squares fits; Boost: small_vector in the engine
   libgtest-dev libgmock-dev   # unit tests
   libbenchmark-dev            # bench/
 )
