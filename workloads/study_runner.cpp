@@ -203,7 +203,7 @@ config::Loaded<std::vector<WorkloadRun>> choose_schedule(const GemmWorkload& wor
   }
   chosen.choice = choice;
   chosen.schedule = "auto:" + chosen.schedule;
-  return {std::vector<WorkloadRun>{std::move(chosen)}, {}};
+  return {single_run(std::move(chosen)), {}};
 }
 
 config::Loaded<std::vector<WorkloadRun>> run_gemm_workload(const GemmWorkload& workload,
@@ -214,7 +214,7 @@ config::Loaded<std::vector<WorkloadRun>> run_gemm_workload(const GemmWorkload& w
   if (workload.schedule == "auto") return choose_schedule(workload, spec, schedules, options);
   config::Loaded<WorkloadRun> run = simulate_gemm(workload, spec, schedules, options);
   if (!run.ok()) return {std::nullopt, std::move(run.diagnostics)};
-  return {std::vector<WorkloadRun>{std::move(*run.value)}, {}};
+  return {single_run(std::move(*run.value)), {}};
 }
 
 }  // namespace

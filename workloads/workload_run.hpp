@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -37,5 +38,12 @@ struct WorkloadRun {
 
   double tflops_per_s() const { return useful_flops / (result.time_us() * 1e-6) * 1e-12; }
 };
+
+// A list of one run, moved in (a braced list would copy every CTA record).
+inline std::vector<WorkloadRun> single_run(WorkloadRun&& run) {
+  std::vector<WorkloadRun> runs;
+  runs.push_back(std::move(run));
+  return runs;
+}
 
 }  // namespace tilesim::workloads

@@ -43,7 +43,7 @@ void FluidNetwork::enter_bottleneck_mode(ResourceId bottleneck, double level) {
 
 void FluidNetwork::leave_bottleneck_mode() {
   advance_virtual_clock();
-  const std::set<CapEntry> bound = std::move(bound_by_cap_);
+  const CapSet bound = std::move(bound_by_cap_);
   for (const auto& [cap, index] : bound) {
     Flow& flow = flows_[index];
     flow.progress_left = std::max(flow.virtual_finish - virtual_now_, 0.0) / flow.fair_size;

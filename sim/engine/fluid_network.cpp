@@ -38,7 +38,7 @@ void FluidNetwork::start_flow(FlowDemands demands, double max_progress_per_ps,
   }
   double solo_rate = max_progress_per_ps;
   for (const FlowDemand& demand : demands) {
-    solo_rate = std::min(solo_rate, resources_.at(demand.resource).capacity / demand.amount);
+    solo_rate = std::min(solo_rate, resources_[demand.resource].capacity / demand.amount);
   }
   const double fair_size = demands.empty() ? 1.0 : demands.front().amount;
   std::uint32_t slot = 0;
@@ -49,14 +49,24 @@ void FluidNetwork::start_flow(FlowDemands demands, double max_progress_per_ps,
     slot = free_slots_.back();
     free_slots_.pop_back();
   }
-  flows_[slot] = Flow{.demands = std::move(demands),
-                      .cap = max_progress_per_ps,
-                      .solo_rate = solo_rate,
-                      .fair_size = fair_size,
-                      .updated_at = simulator_.now(),
-                      .active = true,
-                      .on_complete = std::move(on_complete)};
-  for (const FlowDemand& demand : flows_[slot].demands) ++resources_[demand.resource].active_flows;
+  // Every field is set in place: a finished flow's slot is not cleared.
+  Flow& flow = flows_[slot];
+  flow.demands = std::move(demands);
+  flow.cap = max_progress_per_ps;
+  flow.solo_rate = solo_rate;
+  flow.fair_size = fair_size;
+  flow.level_cap = 0;
+  flow.progress_left = 1.0;
+  flow.updated_at = simulator_.now();
+  flow.rate = 0;
+  flow.generation = 0;
+  flow.active = true;
+  flow.frozen = false;
+  flow.frozen_by_resource = false;
+  flow.bound = false;
+  flow.virtual_finish = 0;
+  flow.on_complete = std::move(on_complete);
+  for (const FlowDemand& demand : flow.demands) ++resources_[demand.resource].active_flows;
   started_.push_back(slot);
   ++active_count_;
   request_update();
@@ -342,13 +352,17 @@ void FluidNetwork::complete_due_flows(std::uint64_t wakeup) {
     schedule_wakeup();  // woken for a completion that moved later
     return;
   }
-  request_update();
+  // The flows the callbacks start join one update of rates, run here once
+  // they have all started, unless an update of this instant is already queued.
+  const bool update_queued = update_pending_;
+  update_pending_ = true;
   // Simultaneous completions report in slot order whichever heap they came
   // from, so every mode of updating rates runs the callbacks alike.
   std::sort(finished.begin(), finished.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [flow, action] : finished) action();
   finished_ = std::move(finished);  // keeps its capacity for the next completion
+  if (!update_queued) update_rates();
 }
 
 void FluidNetwork::finish_flow(std::uint32_t flow_index) {
@@ -367,7 +381,9 @@ void FluidNetwork::finish_flow(std::uint32_t flow_index) {
       resource.usage = std::max(0.0, resource.usage - demand.amount * flow.rate);
     }
   }
-  flow = Flow{};
+  flow.active = false;
+  flow.bound = false;
+  flow.on_complete = nullptr;
   free_slots_.push_back(flow_index);
   --active_count_;
 }

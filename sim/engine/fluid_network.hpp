@@ -22,11 +22,11 @@
 // The modes give the same allocation (to rounding); `Updates::full_recompute`
 // always takes the general path, as a reference for tests.
 
+#include <boost/container/flat_set.hpp>
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <functional>
 #include <limits>
-#include <set>
 #include <utility>
 #include <vector>
 
@@ -124,6 +124,8 @@ class FluidNetwork {
     }
   };
   using CapEntry = std::pair<double, std::uint32_t>;  // (level cap, flow)
+  // Sorted in one array: a few hundred flows at most, and no node per insert.
+  using CapSet = boost::container::flat_set<CapEntry>;
 
   void request_update();
   void update_rates();
@@ -172,8 +174,8 @@ class FluidNetwork {
   double virtual_now_ = 0;  // fair units given to each bound flow, as of virtual_at_
   SimTime virtual_at_;
   std::vector<VirtualCompletion> virtual_completions_;  // a min-heap; stale entries skipped
-  std::set<CapEntry> bound_by_cap_;                     // bound flows
-  std::set<CapEntry> capped_on_bottleneck_;             // unbound flows that use it
+  CapSet bound_by_cap_;                                 // bound flows
+  CapSet capped_on_bottleneck_;                         // unbound flows that use it
   std::vector<ResourceId> watched_;
   // Scratch of a full recomputation.
   std::vector<std::uint32_t> unfrozen_;

@@ -1,6 +1,7 @@
 #include "sim/gpu/block_scheduler.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace tilesim::gpu {
@@ -39,35 +40,46 @@ int BlockScheduler::ctas_per_sm(const CtaFootprint& footprint) const {
 void BlockScheduler::use_demand(const CtaDemand& demand) const {
   if (demand == room_demand_) return;
   room_demand_ = demand;
-  room_.resize(sms_.size());
-  for (std::size_t sm = 0; sm < sms_.size(); ++sm) room_[sm] = sms_[sm].headroom(demand);
+  const std::size_t words = (sms_.size() + 63) / 64;
+  sms_by_room_.assign(static_cast<std::size_t>(empty_.headroom(demand)) + 1,
+                      std::vector<std::uint64_t>(words, 0));
+  room_.assign(sms_.size(), 0);
+  total_room_ = 0;
+  for (std::size_t sm = 0; sm < sms_.size(); ++sm) {
+    sms_by_room_[0][sm / 64] |= std::uint64_t{1} << (sm % 64);
+    set_room(sm, sms_[sm].headroom(demand));
+  }
+}
+
+void BlockScheduler::set_room(std::size_t sm, std::int64_t room) const {
+  const std::uint64_t bit = std::uint64_t{1} << (sm % 64);
+  sms_by_room_[static_cast<std::size_t>(room_[sm])][sm / 64] &= ~bit;
+  sms_by_room_[static_cast<std::size_t>(room)][sm / 64] |= bit;
+  total_room_ += room - room_[sm];
+  room_[sm] = room;
 }
 
 void BlockScheduler::refresh_room(int sm) {
-  if (!room_demand_.empty()) room_[sm] = sms_[sm].headroom(room_demand_);
+  if (!room_demand_.empty()) {
+    set_room(static_cast<std::size_t>(sm), sms_[sm].headroom(room_demand_));
+  }
 }
 
 bool BlockScheduler::has_room_for(const CtaDemand& demand, std::int64_t count) const {
   use_demand(demand);
-  std::int64_t places = 0;
-  for (const std::int64_t room : room_) {
-    places += room;
-    if (places >= count) return true;
-  }
-  return false;
+  return total_room_ >= count;
 }
 
 std::optional<CtaPlacement> BlockScheduler::place(const CtaDemand& demand) {
   use_demand(demand);
   int best_sm = -1;
-  std::int64_t best_room = 0;
-  const std::int64_t empty_sm_room = empty_.headroom(demand);
-  for (int sm = 0; sm < static_cast<int>(sms_.size()); ++sm) {
-    const std::int64_t room = room_[sm];
-    if (room > best_room) {
-      best_room = room;
-      best_sm = sm;
-      if (room == empty_sm_room) break;  // nothing can have more room
+  for (std::size_t room = sms_by_room_.size() - 1; room > 0 && best_sm < 0; --room) {
+    const std::vector<std::uint64_t>& words = sms_by_room_[room];
+    for (std::size_t word = 0; word < words.size(); ++word) {
+      if (words[word] != 0) {
+        best_sm = static_cast<int>(word * 64) + std::countr_zero(words[word]);
+        break;
+      }
     }
   }
   if (best_sm < 0) return std::nullopt;

@@ -41,8 +41,13 @@ class BlockScheduler {
   std::vector<std::vector<bool>> slot_taken_;  // per SM, per CTA slot
   void use_demand(const CtaDemand& demand) const;
   void refresh_room(int sm);
+  void set_room(std::size_t sm, std::int64_t room) const;
   mutable CtaDemand room_demand_;           // the demand room_ is for
   mutable std::vector<std::int64_t> room_;  // per SM: CTAs of room_demand_ that still fit
+  mutable std::int64_t total_room_ = 0;     // the sum of room_
+  // Per room value, a bit per SM that has exactly that room: the SM with the
+  // most room, lowest index first, is found without scanning every SM.
+  mutable std::vector<std::vector<std::uint64_t>> sms_by_room_;
 };
 
 }  // namespace tilesim::gpu

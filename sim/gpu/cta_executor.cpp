@@ -17,7 +17,7 @@ CtaExecutor::CtaExecutor(sim::Simulator& simulator, GpuResources& resources,
       flags_(simulator) {}
 
 void CtaExecutor::run(int sm, std::uint32_t kernel, double tensor_efficiency, CtaProgram program,
-                      DoneCallback on_done) {
+                      sim::SimTime start_delay, DoneCallback on_done) {
   std::uint32_t index = 0;
   if (free_.empty()) {
     index = static_cast<std::uint32_t>(running_.size());
@@ -27,12 +27,18 @@ void CtaExecutor::run(int sm, std::uint32_t kernel, double tensor_efficiency, Ct
     free_.pop_back();
   }
   RunningCta& cta = running_[index];
-  cta = RunningCta{sm, kernel, tensor_efficiency, std::move(program), 0, {}, std::move(on_done)};
+  cta.sm = sm;
+  cta.kernel = kernel;
+  cta.tensor_efficiency = tensor_efficiency;
+  cta.program = std::move(program);
+  cta.next_step = 0;
+  cta.on_done = std::move(on_done);
   cta.outcome.segments.reserve(cta.program.segments.size());
   for (const CtaWorkLabel& label : cta.program.segments) {
     cta.outcome.segments.push_back({label, {sim::SimTime::infinite(), sim::SimTime{}}});
   }
-  start_next_step(index);
+  simulator_.schedule_after(start_delay, sim::EventPriority::normal,
+                            [this, index] { start_next_step(index); });
 }
 
 double CtaExecutor::busy_ps(const CtaStep& step, double tensor_efficiency) const {
@@ -111,16 +117,22 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
     const double bytes_per_ps = step.bytes_in_flight / (latency_s * kPsPerSecond);
     cap = bytes_per_ps / read_bytes;
   }
-  auto start_flow = [this, running_index, demands = std::move(demands), cap]() mutable {
-    resources_.network().start_flow(std::move(demands), cap,
-                                    [this, running_index] { end_step(running_index); });
-  };
   if (step.waits_for_first_data && read_bytes > 0) {
-    simulator_.schedule_after(sim::SimTime::from_seconds(latency_s), sim::EventPriority::normal,
-                              std::move(start_flow));
+    cta.pending_demands = std::move(demands);
+    cta.pending_cap = cap;
+    simulator_.schedule_after(
+        sim::SimTime::from_seconds(latency_s), sim::EventPriority::normal, [this, running_index] {
+          RunningCta& waiting = running_[running_index];
+          start_flow(running_index, std::move(waiting.pending_demands), waiting.pending_cap);
+        });
   } else {
-    start_flow();
+    start_flow(running_index, std::move(demands), cap);
   }
+}
+
+void CtaExecutor::start_flow(std::uint32_t running_index, sim::FlowDemands demands, double cap) {
+  resources_.network().start_flow(std::move(demands), cap,
+                                  [this, running_index] { end_step(running_index); });
 }
 
 void CtaExecutor::end_step(std::uint32_t running_index) {
@@ -140,7 +152,8 @@ void CtaExecutor::finish(std::uint32_t running_index) {
   for (SegmentSpan& segment : outcome.segments) {
     if (segment.span.begin == sim::SimTime::infinite()) segment.span = {};  // had no steps
   }
-  cta = RunningCta{};
+  cta.program = {};
+  cta.outcome = {};
   free_.push_back(running_index);
   on_done(std::move(outcome));
 }

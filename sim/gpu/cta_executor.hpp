@@ -24,9 +24,10 @@ class CtaExecutor {
 
   CtaExecutor(sim::Simulator& simulator, GpuResources& resources, const hw::HardwareSpec& spec);
 
-  // `kernel` scopes the program's flags: CTAs of one kernel share them.
+  // Starts `program` on `sm` once `start_delay` has passed (the CTA's
+  // dispatch). `kernel` scopes the program's flags: CTAs of one kernel share them.
   void run(int sm, std::uint32_t kernel, double tensor_efficiency, CtaProgram program,
-           DoneCallback on_done);
+           sim::SimTime start_delay, DoneCallback on_done);
   // CTAs still waiting on flags (non-zero after a run means a deadlock).
   std::size_t blocked_count() const { return flags_.blocked_count(); }
 
@@ -39,10 +40,14 @@ class CtaExecutor {
     std::size_t next_step = 0;
     CtaOutcome outcome;
     DoneCallback on_done;
+    // A step's flow while it waits out the pipeline fill's latency.
+    sim::FlowDemands pending_demands;
+    double pending_cap = 0;
   };
 
   void start_next_step(std::uint32_t running_index);
   void begin_step(std::uint32_t running_index);
+  void start_flow(std::uint32_t running_index, sim::FlowDemands demands, double cap);
   void end_step(std::uint32_t running_index);
   void finish(std::uint32_t running_index);
   double busy_ps(const CtaStep& step, double tensor_efficiency) const;

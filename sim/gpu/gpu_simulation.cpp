@@ -169,31 +169,39 @@ class GpuRun {
     KernelState& state = kernels_[kernel_index];
     if (cta_index == 0) result_.kernels[kernel_index].start = simulator_.now();
     const CtaPlacement placement = *scheduler_.place(state.demand);
-    CtaProgram program = state.launch->programs->program(cta_index);
-    CtaRecord record;
+    const std::uint32_t record_slot = take_record_slot();
+    CtaRecord& record = running_ctas_[record_slot];
     record.kernel = static_cast<std::int32_t>(kernel_index);
     record.cta = cta_index;
     record.sm = placement.sm;
     record.slot = placement.slot;
     record.dispatched = simulator_.now();
-    const double efficiency = state.tensor_efficiency;
-    simulator_.schedule_after(
-        sim::SimTime::from_seconds(spec_.launch.cta_dispatch_s), sim::EventPriority::normal,
-        [this, kernel_index, placement, record, efficiency,
-         program = std::move(program)]() mutable {
-          executor_.run(placement.sm, static_cast<std::uint32_t>(kernel_index), efficiency,
-                        std::move(program),
-                        [this, kernel_index, placement, record](CtaOutcome&& outcome) mutable {
-                          record.outcome = std::move(outcome);
-                          finish_cta(kernel_index, placement, std::move(record));
-                        });
-        });
+    executor_.run(
+        placement.sm, static_cast<std::uint32_t>(kernel_index), state.tensor_efficiency,
+        state.launch->programs->program(cta_index),
+        sim::SimTime::from_seconds(spec_.launch.cta_dispatch_s),
+        [this, record_slot](CtaOutcome&& outcome) { finish_cta(record_slot, std::move(outcome)); });
   }
 
-  void finish_cta(std::size_t kernel_index, const CtaPlacement& placement, CtaRecord record) {
+  std::uint32_t take_record_slot() {
+    if (free_record_slots_.empty()) {
+      running_ctas_.emplace_back();
+      return static_cast<std::uint32_t>(running_ctas_.size() - 1);
+    }
+    const std::uint32_t slot = free_record_slots_.back();
+    free_record_slots_.pop_back();
+    return slot;
+  }
+
+  void finish_cta(std::uint32_t record_slot, CtaOutcome&& outcome) {
+    CtaRecord record = std::move(running_ctas_[record_slot]);
+    running_ctas_[record_slot] = {};
+    free_record_slots_.push_back(record_slot);
+    const auto kernel_index = static_cast<std::size_t>(record.kernel);
     KernelState& state = kernels_[kernel_index];
-    scheduler_.release(placement, state.demand);
+    scheduler_.release({record.sm, record.slot}, state.demand);
     record.finished = simulator_.now();
+    record.outcome = std::move(outcome);
     KernelRecord& kernel = result_.kernels[kernel_index];
     kernel.traffic += record.outcome.traffic;
     kernel.flops += record.outcome.flops;
@@ -234,7 +242,9 @@ class GpuRun {
   CtaExecutor executor_;
   sim::SimTime dependency_gap_;
   std::vector<KernelState> kernels_;
-  std::vector<std::size_t> active_;  // started and still dispatching or running, in start order
+  std::vector<std::size_t> active_;      // started and still dispatching or running, in start order
+  std::vector<CtaRecord> running_ctas_;  // slots, reused through free_record_slots_
+  std::vector<std::uint32_t> free_record_slots_;
   SimulationResult result_;
 };
 

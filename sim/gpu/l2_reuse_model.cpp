@@ -6,8 +6,10 @@ namespace tilesim::gpu {
 
 double L2ReuseModel::read(const BlockKey& key, std::int64_t part_begin, std::int64_t part_end,
                           double bytes) {
-  std::vector<ResidentPart>& parts = blocks_[key];
-  std::erase_if(parts, [this](const ResidentPart& part) { return !resident(part); });
+  ResidentParts& parts = blocks_[key];
+  parts.erase(std::remove_if(parts.begin(), parts.end(),
+                             [this](const ResidentPart& part) { return !resident(part); }),
+              parts.end());
   std::int64_t covered = 0;
   for (const ResidentPart& part : parts) {
     covered +=
@@ -18,12 +20,14 @@ double L2ReuseModel::read(const BlockKey& key, std::int64_t part_begin, std::int
   filled_bytes_ += missed_bytes;
   // Parts this read touches merge into one, used now.
   ResidentPart merged{part_begin, part_end, filled_bytes_};
-  std::erase_if(parts, [&](const ResidentPart& part) {
-    if (part.end < merged.begin || part.begin > merged.end) return false;
-    merged.begin = std::min(merged.begin, part.begin);
-    merged.end = std::max(merged.end, part.end);
-    return true;
-  });
+  parts.erase(std::remove_if(parts.begin(), parts.end(),
+                             [&](const ResidentPart& part) {
+                               if (part.end < merged.begin || part.begin > merged.end) return false;
+                               merged.begin = std::min(merged.begin, part.begin);
+                               merged.end = std::max(merged.end, part.end);
+                               return true;
+                             }),
+              parts.end());
   parts.push_back(merged);
   return missed_bytes;
 }

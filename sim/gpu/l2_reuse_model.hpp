@@ -8,9 +8,9 @@
 // tracked as parts (e.g. k-block ranges of a panel chunk), so CTAs that read
 // disjoint parts of it (split-K slices, Stream-K units) each miss their own.
 
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <unordered_map>
-#include <vector>
 
 #include "sim/gpu/kernel_plan.hpp"
 
@@ -48,7 +48,10 @@ class L2ReuseModel {
   bool resident(const ResidentPart& part) const {
     return filled_bytes_ - part.filled_at < capacity_bytes_;
   }
-  std::unordered_map<BlockKey, std::vector<ResidentPart>, BlockKeyHash> blocks_;
+  // A block is usually one part (every reader covers it) or a few (split-K
+  // slices): kept inline in the map's node.
+  using ResidentParts = boost::container::small_vector<ResidentPart, 2>;
+  std::unordered_map<BlockKey, ResidentParts, BlockKeyHash> blocks_;
 };
 
 }  // namespace tilesim::gpu

@@ -82,7 +82,7 @@ config::Loaded<std::vector<WorkloadRun>> run_attention_workload(
   if (workload.variant == "compare") return compare_variants(workload, spec, options);
   config::Loaded<WorkloadRun> run = simulate_variant(workload, spec, options);
   if (!run.ok()) return {std::nullopt, std::move(run.diagnostics)};
-  return {std::vector<WorkloadRun>{std::move(*run.value)}, {}};
+  return {single_run(std::move(*run.value)), {}};
 }
 
 }  // namespace tilesim::workloads

@@ -12,6 +12,10 @@ namespace {
 // handful of events.
 constexpr std::int64_t kMaxChunksPerPanel = 4;
 constexpr double kFp32Bytes = 4;
+// Main-loop chunks, the last k-block, a fixup or epilogue step and a store,
+// with room for a fused prologue: reserved per segment, so a program's steps
+// are not copied as it grows.
+constexpr std::size_t kStepsPerSegment = kMaxChunksPerPanel + 4;
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
@@ -70,6 +74,10 @@ gpu::CtaStep GemmCtaProgramBuilder::mma_step(double k_blocks, std::uint16_t segm
 std::uint16_t GemmCtaProgramBuilder::begin_segment(gpu::CtaProgram& program, TileCoord tile,
                                                    std::int64_t k_block_begin,
                                                    std::int64_t k_block_end) const {
+  const std::size_t steps = program.steps.size() + kStepsPerSegment;
+  if (program.steps.capacity() < steps) {
+    program.steps.reserve(std::max(steps, 2 * program.steps.capacity()));
+  }
   program.segments.push_back({tile.row, tile.col, k_block_begin, k_block_end});
   return static_cast<std::uint16_t>(program.segments.size() - 1);
 }
