@@ -97,7 +97,10 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
   cta.outcome.flops += step.flops;
 
   const double miss_share = read_bytes > 0 ? missed_bytes / read_bytes : 0;
-  const double latency_s = (1 - miss_share) * spec_.l2.latency_s + miss_share * spec_.hbm.latency_s;
+  const double latency_s =
+      step.read_latency_s > 0
+          ? step.read_latency_s
+          : (1 - miss_share) * spec_.l2.latency_s + miss_share * spec_.hbm.latency_s;
 
   // The first demand sets the unit of the flow's fair share: bytes from L2.
   sim::FlowDemands demands = {
@@ -115,8 +118,10 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
     resources_.network().start_flow(std::move(demands), cap,
                                     [this, running_index] { end_step(running_index); });
   };
-  if (step.waits_for_first_data && read_bytes > 0) {
-    simulator_.schedule_after(sim::SimTime::from_seconds(latency_s), sim::EventPriority::normal,
+  const double delay_s =
+      step.setup_s + (step.waits_for_first_data && read_bytes > 0 ? latency_s : 0);
+  if (delay_s > 0) {
+    simulator_.schedule_after(sim::SimTime::from_seconds(delay_s), sim::EventPriority::normal,
                               std::move(start_flow));
   } else {
     start_flow();
