@@ -228,6 +228,21 @@ config::Schema<KernelProfile> kernel_profile_schema() {
                       "from the fp32 workspace (Split-K and Stream-K fixup): with the CTA's "
                       "threads and the memory latency, this caps one CTA's fixup bandwidth."),
         into(&P::fixup_loads_in_flight));
+  s.add(Param::quantity("work_unit_overhead", QuantityKind::time)
+            .range("0 us", "100 us")
+            .default_to("0 us")
+            .describe("Fixed time of each work unit (one tile's k-range: a data-parallel tile, a "
+                      "split-K slice, a Stream-K segment) beyond its k-blocks' reads and MMAs: "
+                      "the main loop's prologue (accumulators, addresses, pipeline fill) and the "
+                      "epilogue's register-to-global stores. Paid before the unit's first step."),
+        into(&P::work_unit_overhead_s));
+  s.add(Param::quantity("fixup_load_latency", QuantityKind::time)
+            .range("0 us", "100 us")
+            .default_to("0 us")
+            .describe("Latency of a load of an fp32 partial that another SM wrote (Split-K and "
+                      "Stream-K fixup, the split-K reduction kernel); with the loads in flight "
+                      "it caps the rate partials are read. 0: the L2 hit latency."),
+        into(&P::fixup_load_latency_s));
   return s;
 }
 

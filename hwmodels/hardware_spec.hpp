@@ -91,6 +91,12 @@ struct KernelProfile {
   ClusterShape cluster;
   double tensor_efficiency = 0;   // main-loop fraction of tensor-core peak, in (0, 1]
   int fixup_loads_in_flight = 4;  // per thread, 16-byte loads of a workspace partial
+  // Fixed time of each work unit (a tile's k-range) beyond its k-blocks' reads
+  // and MMAs: main-loop prologue and epilogue; 0 = none.
+  double work_unit_overhead_s = 0;
+  // Latency of a load of a workspace partial another SM wrote (fixup and
+  // split-K reduction); 0 = the L2 hit latency.
+  double fixup_load_latency_s = 0;
 };
 
 struct HardwareSpec {

@@ -103,7 +103,10 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
   cta.outcome.flops += step.flops;
 
   const double miss_share = read_bytes > 0 ? missed_bytes / read_bytes : 0;
-  const double latency_s = (1 - miss_share) * spec_.l2.latency_s + miss_share * spec_.hbm.latency_s;
+  const double latency_s =
+      step.read_latency_s > 0
+          ? step.read_latency_s
+          : (1 - miss_share) * spec_.l2.latency_s + miss_share * spec_.hbm.latency_s;
 
   // The first demand sets the unit of the flow's fair share: bytes from L2.
   sim::FlowDemands demands = {
@@ -117,11 +120,13 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
     const double bytes_per_ps = step.bytes_in_flight / (latency_s * kPsPerSecond);
     cap = bytes_per_ps / read_bytes;
   }
-  if (step.waits_for_first_data && read_bytes > 0) {
+  const double delay_s =
+      step.setup_s + (step.waits_for_first_data && read_bytes > 0 ? latency_s : 0);
+  if (delay_s > 0) {
     cta.pending_demands = std::move(demands);
     cta.pending_cap = cap;
     simulator_.schedule_after(
-        sim::SimTime::from_seconds(latency_s), sim::EventPriority::normal, [this, running_index] {
+        sim::SimTime::from_seconds(delay_s), sim::EventPriority::normal, [this, running_index] {
           RunningCta& waiting = running_[running_index];
           start_flow(running_index, std::move(waiting.pending_demands), waiting.pending_cap);
         });

@@ -61,6 +61,11 @@ struct CtaStep {
   double bytes_in_flight = 0;
   // The step waits one memory latency before data arrives (pipeline fill).
   bool waits_for_first_data = false;
+  // When > 0, the latency of this step's reads instead of the L2/HBM blend
+  // (loads of lines another SM just wrote).
+  double read_latency_s = 0;
+  // Fixed time before the step starts (a work unit's prologue).
+  double setup_s = 0;
   // Fixup through flags in global memory: wait before the step (time on the
   // SM, shown in traces), raise a flag once the step is done.
   std::optional<FlagWait> wait;

@@ -131,7 +131,11 @@ TEST(ShippedHardware, H100Figures) {
   EXPECT_EQ(library.cluster.n, 1);
   EXPECT_EQ(library.tensor_efficiency, 0.686);
   EXPECT_EQ(h100.kernel_profiles.at("tilesim_ref").instruction, MmaInstruction::mma_sync);
-  EXPECT_EQ(h100.kernel_profiles.at("tilesim_ref").tensor_efficiency, 0.444);
+  EXPECT_EQ(h100.kernel_profiles.at("tilesim_ref").tensor_efficiency, 0.468);
+  EXPECT_DOUBLE_EQ(h100.kernel_profiles.at("tilesim_ref").work_unit_overhead_s, 8.5e-6);
+  EXPECT_DOUBLE_EQ(h100.kernel_profiles.at("tilesim_ref").fixup_load_latency_s, 230e-9);
+  EXPECT_EQ(h100.kernel_profiles.at("tilesim_ref").fixup_loads_in_flight, 1);
+  EXPECT_EQ(library.work_unit_overhead_s, 0);
   EXPECT_EQ(h100.kernel_profiles.at("tilesim_ref").tile_m, 256);
   EXPECT_EQ(h100.source_path, (kHwDir / "h100_sxm.yaml").string());
 }

@@ -108,6 +108,7 @@ void GemmCtaProgramBuilder::add_main_loop(gpu::CtaProgram& program, std::uint16_
                           end});
     step.bytes_in_flight = in_flight;
     step.waits_for_first_data = fills_pipeline && begin == k_block_begin;
+    if (step.waits_for_first_data) step.setup_s = kernel_.work_unit_overhead_s;
     program.steps.push_back(std::move(step));
     begin = end;
   }
@@ -226,6 +227,7 @@ void GemmCtaProgramBuilder::add_partial_store(gpu::CtaProgram& program, std::uin
   if (accumulate) {
     store.reads = {{key, bytes, 1, 0, 1}};
     store.bytes_in_flight = fixup_bytes_in_flight();
+    store.read_latency_s = kernel_.fixup_load_latency_s;
     store.unit = gpu::ExecutionUnit::fp32;
     store.flops = bytes / kFp32Bytes;
   }
@@ -247,6 +249,7 @@ void GemmCtaProgramBuilder::add_partial_reduce(gpu::CtaProgram& program, std::ui
         {{tensors_.workspace, tile_flag(tile), static_cast<std::uint32_t>(slot)}, bytes, 1, 0, 1});
   }
   reduce.bytes_in_flight = fixup_bytes_in_flight();
+  reduce.read_latency_s = kernel_.fixup_load_latency_s;
   reduce.unit = gpu::ExecutionUnit::fp32;
   reduce.flops = partials * bytes / kFp32Bytes;
   reduce.wait = wait;

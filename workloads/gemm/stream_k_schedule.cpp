@@ -60,7 +60,9 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
       const std::int64_t k_end = std::min(k_blocks, k_begin + (end - iteration));
       const TileCoord tile = tile_at(order);
       const std::uint16_t segment = builder_.begin_segment(program, tile, k_begin, k_end);
-      builder_.add_main_loop(program, segment, tile, k_begin, k_end, program.steps.empty());
+      // Every segment is a call of the kernel's main loop: it fills the
+      // pipeline again and pays the work unit's prologue and epilogue.
+      builder_.add_main_loop(program, segment, tile, k_begin, k_end, true);
       add_fixup(program, segment, tile, order, unit, k_begin, k_end);
       iteration += k_end - k_begin;
     }
