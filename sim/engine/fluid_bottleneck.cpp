@@ -182,17 +182,10 @@ bool FluidNetwork::update_bottleneck() {
   for (std::uint32_t index : started_) {
     if (!admit_to_bottleneck(index)) return false;
   }
-  if (!settle_level() || !watched_resources_fit()) return false;
-  if (bound_by_cap_.empty()) {
-    // Nothing is limited by the bottleneck any more: every flow runs at its cap,
-    // which the checks above show is also its solo rate.
-    for (ResourceId id : watched_) resources_[id].watched = false;
-    watched_.clear();
-    capped_on_bottleneck_.clear();
-    virtual_completions_.clear();
-    mode_ = Mode::solo;
-  }
-  return true;
+  // With no flow bound, every flow runs at its cap, which the checks show is
+  // also its solo rate; the mode stays, so that the next burst of flows on the
+  // bottleneck binds them here rather than through a full recomputation.
+  return settle_level() && watched_resources_fit();
 }
 
 }  // namespace tilesim::sim
