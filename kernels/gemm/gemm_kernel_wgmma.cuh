@@ -6,10 +6,11 @@
 //   grid:  what the scheduler's host plan says; 1-D.
 //   block: Cfg::kThreads = kConsumers + 1 warpgroups, Cfg::kSharedBytes of
 //          dynamic shared memory; one CTA per SM.
-//   CTA:   the last warpgroup (one thread of it) loads k-blocks by TMA for
-//          every work unit the scheduler hands the CTA; the consumer
-//          warpgroups multiply them with wgmma into fp32 registers and then
-//          finish each unit as the mma.sync kernel does (gemm_finish_unit.cuh).
+//   CTA:   one thread of the last warpgroup asks the scheduler for work
+//          units, passes each to the consumers (gemm_work_unit_ring.cuh) and
+//          loads its k-blocks by TMA; the consumer warpgroups multiply them
+//          with wgmma into fp32 registers and then finish each unit as the
+//          mma.sync kernel does (gemm_finish_unit.cuh).
 // Rows of A and B must be 16-byte aligned (the tensor maps' strides); the
 // launcher runs the mma.sync kernel otherwise. Built for sm_90a only: other
 // targets get a body that traps.
@@ -22,6 +23,7 @@
 #include "kernels/gemm/gemm_mainloop_wgmma.cuh"
 #include "kernels/gemm/gemm_tensor_maps.hpp"
 #include "kernels/gemm/gemm_tile_config.cuh"
+#include "kernels/gemm/gemm_work_unit_ring.cuh"
 #include "kernels/gemm/ptx_primitives.cuh"
 
 namespace tilesim::kernels::gemm {
@@ -36,28 +38,37 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   // Dynamic shared memory is not promised 1024-byte alignment: kSharedBytes has the slack.
   const std::uint32_t base = (shared_address(smem) + Cfg::kAlignmentBytes - 1) &
                              ~static_cast<std::uint32_t>(Cfg::kAlignmentBytes - 1);
+  // Stages, their mbarriers, then the work-unit slots.
+  static_assert(Cfg::kUnitRingBytes >= WorkUnitRing::kBytes);
   WgmmaStageRing<Cfg> ring(base);
-  if (threadIdx.x == 0) ring.init_barriers();
+  const std::uint32_t unit_ring = base + Cfg::kStages * Cfg::kStageBytes + Cfg::kBarrierBytes;
+  WorkUnitRing units(unit_ring, smem + (unit_ring - shared_address(smem)));
+  if (threadIdx.x == 0) {
+    ring.init_barriers();
+    units.init_barriers(Cfg::kMathThreads / 32);
+  }
   __syncthreads();
 
   using Mainloop = WgmmaMainloop<Cfg, In>;
-  Scheduler scheduler(p, schedule);
-  WorkUnit unit;
   if (threadIdx.x >= Cfg::kMathThreads) {
     sm90::lower_register_budget<Cfg::kProducerRegisters>();
     if (threadIdx.x == Cfg::kMathThreads) {
       sm90::prefetch_tensor_map(&maps.a);
       sm90::prefetch_tensor_map(&maps.b);
+      Scheduler scheduler(p, schedule);
+      WorkUnit unit;
       while (scheduler.next(unit)) {
+        units.publish(unit);
         const TileCoord tile = rasterize_tile(unit.tile, p.tiles_m, p.tiles_n, p.swizzle);
         Mainloop::produce(ring, maps, tile.row * Cfg::kTileM, tile.col * Cfg::kTileN, unit.k_begin,
                           unit.k_end);
       }
+      units.publish_end();
     }
     return;
   }
   sm90::raise_register_budget<Cfg::kConsumerRegisters>();
-  while (scheduler.next(unit)) {
+  for (WorkUnit unit = units.receive(); unit.tile >= 0; unit = units.receive()) {
     const TileCoord tile = rasterize_tile(unit.tile, p.tiles_m, p.tiles_n, p.swizzle);
     const int m0 = tile.row * Cfg::kTileM;
     const int n0 = tile.col * Cfg::kTileN;

@@ -221,10 +221,11 @@ GemmLaunchPlan plan_gemm(const GemmLaunchConfig& requested) {
   plan.tiles_n = ceil_div(config.n, tile.n);
   plan.tiles = plan.tiles_m * plan.tiles_n;
   plan.iters_per_tile = ceil_div(config.k, tile.k);
-  // Per shared tile: two int flags and an fp32 tile (gemm_fixup.cuh).
-  auto reserve_shared_tiles = [&](std::int64_t slots) {
+  // Per shared tile: two int flags and an fp32 tile (gemm_fixup.cuh); then
+  // `counters` more ints (the wgmma Stream-K kernel's DP tile counter).
+  auto reserve_shared_tiles = [&](std::int64_t slots, std::size_t counters = 0) {
     const auto count = static_cast<std::size_t>(slots);
-    plan.flag_bytes = align_up(2 * sizeof(int) * count);
+    plan.flag_bytes = align_up(sizeof(int) * (2 * count + counters));
     plan.partial_bytes = sizeof(float) * static_cast<std::size_t>(tile.m * tile.n) * count;
   };
   switch (config.schedule) {
@@ -246,7 +247,7 @@ GemmLaunchPlan plan_gemm(const GemmLaunchConfig& requested) {
       break;
     case GemmSchedule::stream_k:
       plan_stream_k(config, plan);
-      if (plan.sk_tiles > 0) reserve_shared_tiles(plan.sk_tiles);
+      reserve_shared_tiles(plan.sk_tiles, tile.wgmma ? 1 : 0);
       break;
   }
   return plan;
@@ -301,6 +302,7 @@ cudaError_t launch_gemm(const GemmLaunchConfig& config, cudaStream_t stream) {
   stream_k.dp_tiles = static_cast<int>(plan.dp_tiles);
   stream_k.sk_ctas = static_cast<int>(plan.sk_ctas);
   stream_k.sk_iters = plan.sk_tiles * plan.iters_per_tile;
+  if (kernel.tensor_maps) stream_k.dp_tile_counter = config.workspace.flags + 2 * plan.sk_tiles;
   void* schedule_params = nullptr;
   switch (kind) {
     case SchedulerKind::data_parallel:

@@ -108,8 +108,10 @@ struct WgmmaTileConfig {
   static constexpr int kStageBytesB = kTileK * kTileN * kElementBytes;
   static constexpr int kStageBytes = kStageBytesA + kStageBytesB;
   static constexpr int kBarrierBytes = 2 * kStages * 8;  // full and empty mbarrier per stage
+  static constexpr int kUnitRingBytes = 96;              // gemm_work_unit_ring.cuh
   static constexpr int kAlignmentBytes = 1024;           // swizzle atoms: 8 rows of 128 bytes
-  static constexpr int kSharedBytes = kStages * kStageBytes + kBarrierBytes + kAlignmentBytes;
+  static constexpr int kSharedBytes =
+      kStages * kStageBytes + kBarrierBytes + kUnitRingBytes + kAlignmentBytes;
 
   static_assert(kTileM % 64 == 0 && kTileN % kBoxN == 0 && kTileN <= 256);
   static_assert(kStageBytesA % kAlignmentBytes == 0, "B and the next stage stay aligned");
