@@ -76,6 +76,7 @@ struct WgmmaMainloop {
   static constexpr int kRowBytes = Cfg::kSwizzleBytes;
   static constexpr int kGroupBytes = 8 * kRowBytes;  // one swizzle atom: 8 rows
   static constexpr int kStepsPerBlock = Cfg::kTileK / 16;
+  static_assert(Cfg::kTileN == 256 && Cfg::kMmaN == 32, "one wgmma m64n256k16 per k-step");
 
   // Producer (one thread): k-blocks [k_begin, k_end) of the tile at (m0, n0).
   // A stage is refilled once every consumer warp has released it; the first

@@ -83,8 +83,9 @@ struct WgmmaTileConfig {
   static constexpr int kConsumers = kTileM / 64;  // consumer warpgroups
   static constexpr int kMathThreads = 128 * kConsumers;
   static constexpr int kThreads = kMathThreads + 128;  // + the producer warpgroup
-  // Registers per thread after setmaxnreg: the consumers hold the accumulators;
-  // the producer issues copies. 64K registers per SM in all.
+  // Registers per thread after setmaxnreg: the consumers hold the accumulators,
+  // the producer issues copies; 64K registers per SM in all. (ptxas compiles
+  // both roles within the launch bound's 168.)
   static constexpr int kConsumerRegisters = 232;
   static constexpr int kProducerRegisters = 40;
   static_assert(kConsumerRegisters * kMathThreads + kProducerRegisters * 128 <= 65536);
