@@ -11,7 +11,7 @@
 #   --prebuilt   skip configure/build; use tilesim-gemm-check and tilesim-measure
 #                from BIN_DIR (binaries built elsewhere for this machine)
 #   --sanitize   also run compute-sanitizer (memcheck, synccheck) on small cases
-#   --sass       also write a per-kernel SASS summary (HMMA, LDSM, spills)
+#   --sass       also write a per-kernel SASS summary (HMMA, HGMMA, LDSM, TMA, spills)
 #   --ncu        also profile one 4096^3 launch per tile variant with Nsight Compute
 #                (tensor-pipe activity, bank conflicts, L2/DRAM throughput;
 #                --clock-control none: the clocks stay as they are)
@@ -81,10 +81,13 @@ if ((sass)) && command -v cuobjdump >/dev/null; then
   echo "== SASS per kernel (instruction counts)"
   cuobjdump -sass "$bin_dir/tilesim-measure" | awk '
     /Function :/ { name = $3 }
-    /HMMA/ { hmma[name]++ } /LDSM/ { ldsm[name]++ } /LDGSTS/ { ldgsts[name]++ }
+    / HMMA/ { hmma[name]++; seen[name] = 1 } /HGMMA/ { hgmma[name]++; seen[name] = 1 }
+    /LDSM/ { ldsm[name]++ } /LDGSTS/ { ldgsts[name]++ } /UTMALDG/ { tma[name]++ }
     /LDL|STL/ { spill[name]++ } /BAR.SYNC/ { bar[name]++ }
-    END { printf "%6s %6s %6s %6s %5s  %s\n", "HMMA", "LDSM", "LDGSTS", "LDL/STL", "BAR", "kernel"
-          for (n in hmma) printf "%6d %6d %6d %6d %5d  %s\n", hmma[n], ldsm[n], ldgsts[n], spill[n], bar[n], n }' \
+    END { printf "%6s %6s %6s %6s %6s %6s %5s  %s\n", "HMMA", "HGMMA", "LDSM", "LDGSTS", "TMA",
+                 "LDL/STL", "BAR", "kernel"
+          for (n in seen) printf "%6d %6d %6d %6d %6d %6d %5d  %s\n", hmma[n], hgmma[n], ldsm[n],
+                                 ldgsts[n], tma[n], spill[n], bar[n], n }' \
     | tee "$out_dir/sass_summary.txt"
 fi
 
@@ -111,7 +114,7 @@ if ((sanitize)); then
 fi
 
 tile_variants=(m128n128k32_w8_s4 m128n128k32_w4_s4 m256n128k64_w8_s3 m256n128k64_w8_s4
-  m128n256k32_w8_s4)
+  m128n256k32_w8_s4 m128n256k64_w12_s4_wgmma)
 if ((ncu)) && command -v ncu >/dev/null; then
   echo "== Nsight Compute, one 4096^3 launch per tile variant"
   metrics=sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active

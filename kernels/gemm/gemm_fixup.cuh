@@ -2,8 +2,8 @@
 // Fixing up tiles whose k-range is shared by several CTAs (split-K serial and
 // Stream-K), through an fp32 workspace tile and two flags per shared tile.
 //
-// Partials are kept in the accumulator's own register order: thread t's j-th
-// float4 lives at slot_base + (j * kThreads + t) * 4, so every workspace access
+// Partials are kept in the accumulator's own register order: math thread t's
+// j-th float4 lives at slot_base + (j * kMathThreads + t) * 4, so every workspace access
 // is a fully coalesced 16-byte-per-thread load or store, whatever the tile's
 // position in C.
 //
@@ -23,7 +23,7 @@ namespace tilesim::kernels::gemm {
 template <class Cfg>
 struct TileFixup {
   static constexpr int kTileFloats = Cfg::kTileM * Cfg::kTileN;
-  using Accumulators = float[Cfg::kMmaM][Cfg::kMmaN][4];
+  using Accumulators = typename Cfg::Accumulators;
 
   // Flags of a slot: [0] peers done (turnstile position), [1] atomic tickets.
   __device__ static int* done_flag(const GemmKernelParams& p, int slot) {
@@ -38,7 +38,7 @@ struct TileFixup {
   }
 
   // Thread 0 spins until *flag == value (or >= value); the barrier then
-  // releases the CTA. A wait past kWaitLimitNs traps, so a broken flag protocol
+  // releases the math threads. A wait past kWaitLimitNs traps, so a broken flag protocol
   // (say, a workspace whose flags were not zero) fails the launch, not hangs.
   static constexpr unsigned long long kWaitLimitNs = 20ull * 1000 * 1000 * 1000;
 
@@ -59,12 +59,12 @@ struct TileFixup {
       }
       __threadfence();
     }
-    __syncthreads();
+    Cfg::sync_math_threads();
   }
 
   // After every thread's workspace writes: publish them, then set or bump the flag.
   __device__ static void signal(int* flag, int value, bool add) {
-    __syncthreads();
+    Cfg::sync_math_threads();
     if (threadIdx.x == 0) {
       __threadfence();
       if (add) {
@@ -77,23 +77,51 @@ struct TileFixup {
 
   enum class Combine { store, add, atomic_add };
 
+  // A thread's accumulators are kFragments float4s; fragment f is acc[f / kMmaN][f % kMmaN].
+  static constexpr int kFragments = Cfg::kMmaM * Cfg::kMmaN;
+  // Workspace loads in flight per thread: a whole batch is loaded before any
+  // is used, so a fixup waits for kFragments / kLoadBatch L2 round trips, not
+  // kFragments one after another. 4 (16 registers) is what the wgmma kernel's
+  // 168 registers hold beside its 128 accumulators without more spills.
+  static constexpr int kLoadBatch = 4;
+  static_assert(kFragments % kLoadBatch == 0, "whole batches");
+
+  __device__ static float4 fragment(const Accumulators& acc, int f) {
+    const float* v = acc[f / Cfg::kMmaN][f % Cfg::kMmaN];
+    return make_float4(v[0], v[1], v[2], v[3]);
+  }
+  __device__ static void add_to_fragment(Accumulators& acc, int f, float4 value) {
+    float* v = acc[f / Cfg::kMmaN][f % Cfg::kMmaN];
+    v[0] += value.x;
+    v[1] += value.y;
+    v[2] += value.z;
+    v[3] += value.w;
+  }
+  __device__ static float4* slot_fragment(float4* tile, int f) {
+    return tile + f * Cfg::kMathThreads + threadIdx.x;
+  }
+
   __device__ static void combine(float4* tile, const Accumulators& acc, Combine how) {
 #pragma unroll
-    for (int mi = 0; mi < Cfg::kMmaM; ++mi) {
+    for (int batch = 0; batch < kFragments; batch += kLoadBatch) {
+      float4 old[kLoadBatch];
+      if (how == Combine::add) {
 #pragma unroll
-      for (int ni = 0; ni < Cfg::kMmaN; ++ni) {
-        float4* where = tile + (mi * Cfg::kMmaN + ni) * Cfg::kThreads + threadIdx.x;
-        float4 value = make_float4(acc[mi][ni][0], acc[mi][ni][1], acc[mi][ni][2], acc[mi][ni][3]);
+        for (int i = 0; i < kLoadBatch; ++i) old[i] = __ldcg(slot_fragment(tile, batch + i));
+      }
+#pragma unroll
+      for (int i = 0; i < kLoadBatch; ++i) {
+        float4* where = slot_fragment(tile, batch + i);
+        float4 value = fragment(acc, batch + i);
         if (how == Combine::atomic_add) {
           atomicAdd(where, value);
           continue;
         }
         if (how == Combine::add) {
-          const float4 old = __ldcg(where);
-          value.x += old.x;
-          value.y += old.y;
-          value.z += old.z;
-          value.w += old.w;
+          value.x += old[i].x;
+          value.y += old[i].y;
+          value.z += old[i].z;
+          value.w += old[i].w;
         }
         __stcg(where, value);
       }
@@ -101,17 +129,14 @@ struct TileFixup {
   }
 
   // acc += the workspace tile (read through L2: other SMs wrote it).
-  __device__ static void accumulate_from(Accumulators& acc, const float4* tile) {
+  __device__ static void accumulate_from(Accumulators& acc, float4* tile) {
 #pragma unroll
-    for (int mi = 0; mi < Cfg::kMmaM; ++mi) {
+    for (int batch = 0; batch < kFragments; batch += kLoadBatch) {
+      float4 loaded[kLoadBatch];
 #pragma unroll
-      for (int ni = 0; ni < Cfg::kMmaN; ++ni) {
-        const float4 value = __ldcg(tile + (mi * Cfg::kMmaN + ni) * Cfg::kThreads + threadIdx.x);
-        acc[mi][ni][0] += value.x;
-        acc[mi][ni][1] += value.y;
-        acc[mi][ni][2] += value.z;
-        acc[mi][ni][3] += value.w;
-      }
+      for (int i = 0; i < kLoadBatch; ++i) loaded[i] = __ldcg(slot_fragment(tile, batch + i));
+#pragma unroll
+      for (int i = 0; i < kLoadBatch; ++i) add_to_fragment(acc, batch + i, loaded[i]);
     }
   }
 
@@ -127,7 +152,7 @@ struct TileFixup {
       return;
     }
     if (threadIdx.x == 0) *shared_ticket = atomicAdd(ticket_flag(p, unit.slot), 1);
-    __syncthreads();
+    Cfg::sync_math_threads();
     const int ticket = *shared_ticket;
     if (ticket == 0) {
       combine(tile, acc, Combine::store);

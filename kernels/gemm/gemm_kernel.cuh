@@ -15,8 +15,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#include "kernels/gemm/gemm_epilogue.cuh"
-#include "kernels/gemm/gemm_fixup.cuh"
+#include "kernels/gemm/gemm_finish_unit.cuh"
 #include "kernels/gemm/gemm_kernel_params.cuh"
 #include "kernels/gemm/gemm_mainloop.cuh"
 #include "kernels/gemm/gemm_tile_config.cuh"
@@ -34,23 +33,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinCtasPerSm)
     const TileCoord tile = rasterize_tile(unit.tile, p.tiles_m, p.tiles_n, p.swizzle);
     const int m0 = tile.row * Cfg::kTileM;
     const int n0 = tile.col * Cfg::kTileN;
-    float acc[Cfg::kMmaM][Cfg::kMmaN][4];
+    typename Cfg::Accumulators acc;
     GemmMainloop<Cfg, In, kVectorLoads>::run(acc, p, smem, m0, n0, unit.k_begin, unit.k_end);
-    if constexpr (Scheduler::kSharesTiles) {
-      if (unit.role == FixupRole::peer) {
-        TileFixup<Cfg>::contribute(p, unit, acc, &ticket);
-        continue;
-      }
-      if (unit.role == FixupRole::finisher) TileFixup<Cfg>::collect(p, unit, acc);
-    }
-    if constexpr (Scheduler::kWritesPartials) {
-      if (unit.role == FixupRole::split_parallel) {
-        float* slice = p.partials + static_cast<long long>(unit.order) * p.m * p.n;
-        GemmEpilogue<Cfg>::store(acc, slice, p.m, p.n, m0, n0);
-        continue;
-      }
-    }
-    GemmEpilogue<Cfg>::store(acc, static_cast<Out*>(p.c), p.m, p.n, m0, n0);
+    finish_unit<Cfg, Out, Scheduler>(p, unit, acc, m0, n0, &ticket);
   }
 }
 

@@ -17,6 +17,7 @@ struct GemmKernelHandle {
   const void* function = nullptr;
   int threads = 0;
   int shared_bytes = 0;
+  bool tensor_maps = false;  // takes GemmTensorMaps as its third argument (wgmma kernels)
 };
 
 enum class SchedulerKind { data_parallel, split_k, stream_k };

@@ -1,15 +1,17 @@
 #pragma once
 // Instantiating gemm_kernel for the compiled (tile variant, input, output)
 // choices of one scheduler; included by each gemm_kernels_<schedule>.cu.
-// m128n128k32_w8_s4 and m256n128k64_w8_s3: bf16/fp16 in, bf16/fp16/fp32 out;
-// the other tile variants: bf16 -> bf16 only. Each with and without 16-byte
-// vector loads.
+// m128n128k32_w8_s4, m256n128k64_w8_s3 and the wgmma variant: bf16/fp16 in,
+// bf16/fp16/fp32 out; the other tile variants: bf16 -> bf16 only. The mma.sync
+// variants with and without 16-byte vector loads, the wgmma one with (TMA)
+// only.
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include "kernels/gemm/gemm_kernel.cuh"
 #include "kernels/gemm/gemm_kernel_registry.hpp"
+#include "kernels/gemm/gemm_kernel_wgmma.cuh"
 
 namespace tilesim::kernels::gemm {
 
@@ -19,6 +21,12 @@ GemmKernelHandle handle_of(bool vector_loads) {
       vector_loads ? reinterpret_cast<const void*>(&gemm_kernel<Cfg, In, Out, Scheduler, true>)
                    : reinterpret_cast<const void*>(&gemm_kernel<Cfg, In, Out, Scheduler, false>);
   return {function, Cfg::kThreads, Cfg::kSharedBytes};
+}
+
+template <class Cfg, typename In, typename Out, class Scheduler>
+GemmKernelHandle wgmma_handle_of() {
+  return {reinterpret_cast<const void*>(&gemm_wgmma_kernel<Cfg, In, Out, Scheduler>), Cfg::kThreads,
+          Cfg::kSharedBytes, true};
 }
 
 template <class Cfg, typename In, class Scheduler>
@@ -34,10 +42,42 @@ GemmKernelHandle handle_for_output(ElementType out, bool vector_loads) {
   return {};
 }
 
+template <class Cfg, typename In, class Scheduler>
+GemmKernelHandle wgmma_handle_for_output(ElementType out) {
+  switch (out) {
+    case ElementType::bf16:
+      return wgmma_handle_of<Cfg, In, __nv_bfloat16, Scheduler>();
+    case ElementType::fp16:
+      return wgmma_handle_of<Cfg, In, __half, Scheduler>();
+    case ElementType::fp32:
+      return wgmma_handle_of<Cfg, In, float, Scheduler>();
+  }
+  return {};
+}
+
+// The wgmma variant: TMA needs 16-byte aligned rows (the launcher falls back
+// to an mma.sync variant without them).
+template <class Scheduler>
+GemmKernelHandle find_wgmma_kernel(ElementType in, ElementType out, bool vector_loads) {
+  if (!vector_loads) return {};
+  switch (in) {
+    case ElementType::bf16:
+      return wgmma_handle_for_output<WgmmaTileConfigM128N256S4, __nv_bfloat16, Scheduler>(out);
+    case ElementType::fp16:
+      return wgmma_handle_for_output<WgmmaTileConfigM128N256S4, __half, Scheduler>(out);
+    case ElementType::fp32:
+      return {};
+  }
+  return {};
+}
+
 template <class Scheduler>
 GemmKernelHandle find_kernel_variant(GemmTileVariant variant, ElementType in, ElementType out,
                                      bool vector_loads) {
   using BF16 = __nv_bfloat16;
+  if (variant == GemmTileVariant::m128n256k64_w12_s4_wgmma) {
+    return find_wgmma_kernel<Scheduler>(in, out, vector_loads);
+  }
   if (gemm_tile_variant_has_all_types(variant)) {
     const bool big = variant == GemmTileVariant::m256n128k64_w8_s3;
     switch (in) {
@@ -60,6 +100,7 @@ GemmKernelHandle find_kernel_variant(GemmTileVariant variant, ElementType in, El
   switch (variant) {
     case GemmTileVariant::m128n128k32_w8_s4:
     case GemmTileVariant::m256n128k64_w8_s3:
+    case GemmTileVariant::m128n256k64_w12_s4_wgmma:
       return {};  // above
     case GemmTileVariant::m128n128k32_w4_s4:
       return handle_of<TileConfigM128N128K32W4S4, BF16, BF16, Scheduler>(vector_loads);

@@ -9,6 +9,7 @@
 #include "kernels/gemm/gemm_kernel_params.cuh"
 #include "kernels/gemm/gemm_kernel_registry.hpp"
 #include "kernels/gemm/gemm_launch.hpp"
+#include "kernels/gemm/gemm_tensor_maps.hpp"
 #include "kernels/gemm/tile_scheduler_data_parallel.cuh"
 #include "kernels/gemm/tile_scheduler_split_k.cuh"
 #include "kernels/gemm/tile_scheduler_stream_k.cuh"
@@ -95,13 +96,23 @@ GemmTileShape gemm_tile_shape(GemmTileVariant variant) {
       return {"m256n128k64_w8_s4", 256, 128, 64, 4, 8, true};
     case GemmTileVariant::m128n256k32_w8_s4:
       return {"m128n256k32_w8_s4", 128, 256, 32, 4, 8, true};
+    case GemmTileVariant::m128n256k64_w12_s4_wgmma:
+      return {"m128n256k64_w12_s4_wgmma", 128, 256, 64, 4, 12, false, true};
   }
   return {};
 }
 
 bool gemm_tile_variant_has_all_types(GemmTileVariant variant) {
   return variant == GemmTileVariant::m128n128k32_w8_s4 ||
-         variant == GemmTileVariant::m256n128k64_w8_s3;
+         variant == GemmTileVariant::m256n128k64_w8_s3 ||
+         variant == GemmTileVariant::m128n256k64_w12_s4_wgmma;
+}
+
+GemmTileVariant resolved_gemm_tile(const GemmLaunchConfig& config) {
+  if (gemm_tile_shape(config.tile).wgmma && !vector_loads(config)) {
+    return GemmTileVariant::m256n128k64_w8_s3;
+  }
+  return config.tile;
 }
 
 std::optional<GemmTileVariant> parse_gemm_tile_variant(std::string_view name) {
@@ -135,9 +146,13 @@ GemmDeviceLimits query_gemm_device_limits() {
   GemmDeviceLimits limits;
   TILESIM_CUDA_CHECK(
       cudaDeviceGetAttribute(&limits.sm_count, cudaDevAttrMultiProcessorCount, device));
+  int major = 0;
+  TILESIM_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  limits.wgmma = major == 9;  // sm_90a code runs on compute capability 9.0 only
   limits.ctas_per_sm.fill(INT_MAX);
   gemm::for_each_gemm_kernel(
       [&](SchedulerKind scheduler, GemmTileVariant variant, const gemm::GemmKernelHandle& kernel) {
+        if (kernel.tensor_maps && !limits.wgmma) return;
         TILESIM_CUDA_CHECK(cudaFuncSetAttribute(
             kernel.function, cudaFuncAttributeMaxDynamicSharedMemorySize, kernel.shared_bytes));
         if (scheduler != SchedulerKind::stream_k) return;
@@ -156,7 +171,9 @@ GemmDeviceLimits query_gemm_device_limits() {
   return limits;
 }
 
-std::optional<std::string> gemm_config_error(const GemmLaunchConfig& config) {
+std::optional<std::string> gemm_config_error(const GemmLaunchConfig& requested) {
+  GemmLaunchConfig config = requested;
+  config.tile = resolved_gemm_tile(requested);
   if (config.m < 1 || config.n < 1 || config.k < 1) return "m, n and k must be at least 1";
   if (config.m > INT_MAX || config.n > INT_MAX || config.k > INT_MAX) {
     return "m, n and k must fit a 32-bit int";
@@ -175,6 +192,10 @@ std::optional<std::string> gemm_config_error(const GemmLaunchConfig& config) {
            " -> " + std::string(to_string(config.output_type)) + " with tile " +
            std::string(gemm_tile_shape(config.tile).name);
   }
+  if (kernel.tensor_maps && !config.device.wgmma) {
+    return "tile " + std::string(gemm_tile_shape(config.tile).name) +
+           " needs an sm_90 device and its limits (query_gemm_device_limits)";
+  }
   if (config.schedule == GemmSchedule::stream_k && config.device.resident_ctas(config.tile) < 1) {
     return "stream_k needs the device limits (query_gemm_device_limits)";
   }
@@ -191,17 +212,20 @@ std::optional<std::string> gemm_config_error(const GemmLaunchConfig& config) {
   return std::nullopt;
 }
 
-GemmLaunchPlan plan_gemm(const GemmLaunchConfig& config) {
+GemmLaunchPlan plan_gemm(const GemmLaunchConfig& requested) {
+  GemmLaunchConfig config = requested;
+  config.tile = resolved_gemm_tile(requested);
   const GemmTileShape tile = gemm_tile_shape(config.tile);
   GemmLaunchPlan plan;
   plan.tiles_m = ceil_div(config.m, tile.m);
   plan.tiles_n = ceil_div(config.n, tile.n);
   plan.tiles = plan.tiles_m * plan.tiles_n;
   plan.iters_per_tile = ceil_div(config.k, tile.k);
-  // Per shared tile: two int flags and an fp32 tile (gemm_fixup.cuh).
-  auto reserve_shared_tiles = [&](std::int64_t slots) {
+  // Per shared tile: two int flags and an fp32 tile (gemm_fixup.cuh); then
+  // `counters` more ints (the wgmma Stream-K kernel's DP tile counter).
+  auto reserve_shared_tiles = [&](std::int64_t slots, std::size_t counters = 0) {
     const auto count = static_cast<std::size_t>(slots);
-    plan.flag_bytes = align_up(2 * sizeof(int) * count);
+    plan.flag_bytes = align_up(sizeof(int) * (2 * count + counters));
     plan.partial_bytes = sizeof(float) * static_cast<std::size_t>(tile.m * tile.n) * count;
   };
   switch (config.schedule) {
@@ -223,7 +247,7 @@ GemmLaunchPlan plan_gemm(const GemmLaunchConfig& config) {
       break;
     case GemmSchedule::stream_k:
       plan_stream_k(config, plan);
-      if (plan.sk_tiles > 0) reserve_shared_tiles(plan.sk_tiles);
+      reserve_shared_tiles(plan.sk_tiles, tile.wgmma ? 1 : 0);
       break;
   }
   return plan;
@@ -231,8 +255,8 @@ GemmLaunchPlan plan_gemm(const GemmLaunchConfig& config) {
 
 GemmKernelResources gemm_kernel_resources(const GemmLaunchConfig& config) {
   const gemm::GemmKernelHandle kernel =
-      gemm::find_gemm_kernel(scheduler_of(config.schedule), config.tile, config.input_type,
-                             config.output_type, vector_loads(config));
+      gemm::find_gemm_kernel(scheduler_of(config.schedule), resolved_gemm_tile(config),
+                             config.input_type, config.output_type, vector_loads(config));
   GemmKernelResources resources;
   if (kernel.function == nullptr) return resources;
   cudaFuncAttributes attributes{};
@@ -249,8 +273,9 @@ cudaError_t launch_gemm(const GemmLaunchConfig& config, cudaStream_t stream) {
   if (gemm_config_error(config)) return cudaErrorInvalidValue;
   const GemmLaunchPlan plan = plan_gemm(config);
   const SchedulerKind kind = scheduler_of(config.schedule);
+  const GemmTileVariant tile = resolved_gemm_tile(config);
   const gemm::GemmKernelHandle kernel = gemm::find_gemm_kernel(
-      kind, config.tile, config.input_type, config.output_type, vector_loads(config));
+      kind, tile, config.input_type, config.output_type, vector_loads(config));
 
   gemm::GemmKernelParams params;
   params.a = config.a;
@@ -277,6 +302,7 @@ cudaError_t launch_gemm(const GemmLaunchConfig& config, cudaStream_t stream) {
   stream_k.dp_tiles = static_cast<int>(plan.dp_tiles);
   stream_k.sk_ctas = static_cast<int>(plan.sk_ctas);
   stream_k.sk_iters = plan.sk_tiles * plan.iters_per_tile;
+  if (kernel.tensor_maps) stream_k.dp_tile_counter = config.workspace.flags + 2 * plan.sk_tiles;
   void* schedule_params = nullptr;
   switch (kind) {
     case SchedulerKind::data_parallel:
@@ -289,7 +315,14 @@ cudaError_t launch_gemm(const GemmLaunchConfig& config, cudaStream_t stream) {
       schedule_params = &stream_k;
       break;
   }
-  void* args[] = {&params, schedule_params};
+  gemm::GemmTensorMaps tensor_maps{};
+  if (kernel.tensor_maps) {
+    const GemmTileShape shape = gemm_tile_shape(tile);
+    const cudaError_t encoded =
+        gemm::encode_gemm_tensor_maps(tensor_maps, config, shape.m, shape.k);
+    if (encoded != cudaSuccess) return encoded;
+  }
+  void* args[] = {&params, schedule_params, &tensor_maps};
   cudaError_t status =
       cudaLaunchKernel(kernel.function, dim3(static_cast<unsigned>(plan.grid_ctas)),
                        dim3(static_cast<unsigned>(kernel.threads)), args,

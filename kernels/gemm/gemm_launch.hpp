@@ -41,18 +41,22 @@ enum class FixupMode {
   atomic,         // peers add with fp32 atomics in arrival order; not bitwise reproducible
 };
 
-// The compiled tile variants (all with a cp.async pipeline; see
-// gemm_tile_config.cuh). m128n128k32_w8_s4 is the tilesim_ref profile in
-// configs/hw/h100_sxm.yaml; m256n128k64_w8_s3 measured fastest on the H100.
-// Those two exist for every input/output type, the others for bf16 -> bf16.
+// The compiled tile variants. All but the last: cp.async pipeline + mma.sync
+// (gemm_tile_config.cuh); m256n128k64_w8_s3 is the tilesim_ref profile in
+// configs/hw/h100_sxm.yaml. m128n256k64_w12_s4_wgmma: TMA + wgmma (sm_90a,
+// fastest on the H100, the default here); on rows that are not 16-byte
+// aligned (k or n not a multiple of 8) it runs as m256n128k64_w8_s3.
+// m128n128k32_w8_s4, m256n128k64_w8_s3 and the wgmma variant exist for every
+// input/output type, the others for bf16 -> bf16.
 enum class GemmTileVariant {
   m128n128k32_w8_s4,  // 8 warps of 64x32, 2 CTAs per SM
   m128n128k32_w4_s4,  // 4 warps of 64x64, 2 CTAs per SM
   m256n128k64_w8_s3,  // 8 warps of 64x64, 1 CTA per SM, fragments prefetched
   m256n128k64_w8_s4,
   m128n256k32_w8_s4,
+  m128n256k64_w12_s4_wgmma,  // 2 wgmma warpgroups of 64x256 + 1 TMA warpgroup, 1 CTA per SM
 };
-inline constexpr int kGemmTileVariantCount = 5;
+inline constexpr int kGemmTileVariantCount = 6;
 
 struct GemmTileShape {
   std::string_view name;  // as the enumerator
@@ -62,6 +66,7 @@ struct GemmTileShape {
   int stages = 0;
   int warps = 0;
   bool prefetch_fragments = false;
+  bool wgmma = false;  // TMA + wgmma main loop (sm_90a), else cp.async + mma.sync
 };
 GemmTileShape gemm_tile_shape(GemmTileVariant variant);
 // Compiled for every input/output type (else bf16 -> bf16 only).
@@ -71,6 +76,7 @@ std::optional<GemmTileVariant> parse_gemm_tile_variant(std::string_view name);
 // What a persistent (Stream-K) grid may assume: SMs and co-resident CTAs per SM.
 struct GemmDeviceLimits {
   int sm_count = 0;
+  bool wgmma = false;  // the device runs the sm_90a (wgmma) kernels
   // Per tile variant: the least over its Stream-K kernels (0: none compiled).
   std::array<int, kGemmTileVariantCount> ctas_per_sm{};
   int resident_ctas(GemmTileVariant variant) const {
@@ -102,8 +108,8 @@ struct GemmLaunchConfig {
   StreamKMode stream_k_mode = StreamKMode::dp_one_tile;
   FixupMode fixup = FixupMode::deterministic;
   int swizzle = 8;  // tile-rows per rasterization band
-  GemmTileVariant tile = GemmTileVariant::m128n128k32_w8_s4;
-  GemmDeviceLimits device;
+  GemmTileVariant tile = GemmTileVariant::m128n256k64_w12_s4_wgmma;
+  GemmDeviceLimits device;  // from query_gemm_device_limits(): every launch needs it
   GemmWorkspace workspace;
 };
 
@@ -122,6 +128,10 @@ struct GemmLaunchPlan {
   std::size_t flag_bytes = 0;  // workspace needed (0 for data-parallel)
   std::size_t partial_bytes = 0;
 };
+
+// The variant a config runs: its tile, unless that is the wgmma variant and
+// the rows are not 16-byte aligned (then m256n128k64_w8_s3).
+GemmTileVariant resolved_gemm_tile(const GemmLaunchConfig& config);
 
 // Why the config cannot run (nothing when it can).
 std::optional<std::string> gemm_config_error(const GemmLaunchConfig& config);

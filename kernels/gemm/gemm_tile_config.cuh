@@ -3,6 +3,15 @@
 // pipeline depth, fragment prefetch, and what follows from them (threads, mma
 // tiles per warp, shared memory). One TileConfig per compiled tile variant
 // (GemmTileVariant in gemm_launch.hpp; the list is in gemm_kernel_variants.cuh).
+//
+// Both kinds of config (TileConfig: cp.async + mma.sync; WgmmaTileConfig: TMA +
+// wgmma) describe their accumulators the same way to the fixup and epilogue:
+// kMathThreads threads (threadIdx.x < kMathThreads), warps in a kWarpsM x
+// kWarpsN grid of kWarpTileM x kWarpTileN tiles, each holding kMmaM x kMmaN
+// m16n8 accumulator fragments (4 floats per thread in mma.sync's C layout),
+// and sync_math_threads() as their barrier.
+
+#include "kernels/gemm/ptx_hopper_primitives.cuh"
 
 namespace tilesim::kernels::gemm {
 
@@ -21,12 +30,16 @@ struct TileConfig {
   static constexpr bool kPrefetchFragments = kPrefetchFragments_;
 
   static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
+  static constexpr int kMathThreads = kThreads;
   static constexpr int kWarpTileM = kTileM / kWarpsM;
   static constexpr int kWarpTileN = kTileN / kWarpsN;
   static constexpr int kMmaM = kWarpTileM / 16;  // m16n8k16 tiles per warp along m
   static constexpr int kMmaN = kWarpTileN / 8;   // ... along n
   static constexpr int kMmaK = kTileK / 16;      // k-steps per k-block
   static constexpr int kAccumulatorsPerThread = kMmaM * kMmaN * 4;
+  using Accumulators = float[kMmaM][kMmaN][4];
+
+  __device__ static void sync_math_threads() { __syncthreads(); }
 
   static constexpr int kElementBytes = 2;  // bf16 / fp16 operands
   static constexpr int kStageBytesA = kTileM * kTileK * kElementBytes;
@@ -51,5 +64,69 @@ using TileConfigM128N128K32W4S4 = TileConfig<128, 128, 32, 2, 2, 4, 2, false>;
 using TileConfigM256N128K64W8S3 = TileConfig<256, 128, 64, 4, 2, 3, 1, true>;
 using TileConfigM256N128K64W8S4 = TileConfig<256, 128, 64, 4, 2, 4, 1, true>;
 using TileConfigM128N256K32W8S4 = TileConfig<128, 256, 32, 2, 4, 4, 1, true>;
+
+// Warp-specialized Hopper tile: kConsumers warpgroups each multiply a 64-row
+// slab of the tile (wgmma.m64nNk16, A and B from shared memory) while one
+// producer warpgroup (the last, so consumers are threads 0..kMathThreads-1)
+// streams k-blocks in by TMA, `kStages` deep, handshaking on mbarriers. The
+// shared-memory stage holds A as TM rows of TK = 64 elements (128 bytes, the
+// 128-byte swizzle's width) and B as TN/64 column blocks of TK rows x 64
+// elements, each block one TMA box in the same swizzle.
+template <int kTileM_, int kTileN_, int kStages_>
+struct WgmmaTileConfig {
+  static constexpr int kTileM = kTileM_;
+  static constexpr int kTileN = kTileN_;
+  static constexpr int kTileK = 64;
+  static constexpr int kStages = kStages_;
+  static constexpr int kMinCtasPerSm = 1;
+
+  static constexpr int kConsumers = kTileM / 64;  // consumer warpgroups
+  static constexpr int kMathThreads = 128 * kConsumers;
+  static constexpr int kThreads = kMathThreads + 128;  // + the producer warpgroup
+  // Registers per thread after setmaxnreg: the consumers hold the accumulators,
+  // the producer issues copies; 64K registers per SM in all. (ptxas compiles
+  // both roles within the launch bound's 168.)
+  static constexpr int kConsumerRegisters = 232;
+  static constexpr int kProducerRegisters = 40;
+  static_assert(kConsumerRegisters * kMathThreads + kProducerRegisters * 128 <= 65536);
+
+  // Accumulator fragments: warp w holds rows 16w..16w+15 of the tile and all
+  // kTileN columns (wgmma's D layout is mma.sync's m16n8 C layout per warp).
+  static constexpr int kWarpsM = kMathThreads / 32;
+  static constexpr int kWarpsN = 1;
+  static constexpr int kWarpTileM = 16;
+  static constexpr int kWarpTileN = kTileN;
+  static constexpr int kMmaM = 1;
+  static constexpr int kMmaN = kTileN / 8;
+  static constexpr int kAccumulatorsPerThread = kMmaN * 4;
+  using Accumulators = float[kMmaM][kMmaN][4];
+
+  static constexpr int kElementBytes = 2;
+  static constexpr int kSwizzleBytes = 128;                    // one row of a k-block
+  static constexpr int kBoxN = kSwizzleBytes / kElementBytes;  // B columns per TMA box
+  static constexpr int kStageBytesA = kTileM * kTileK * kElementBytes;
+  static constexpr int kBoxBytesB = kTileK * kSwizzleBytes;
+  static constexpr int kStageBytesB = kTileK * kTileN * kElementBytes;
+  static constexpr int kStageBytes = kStageBytesA + kStageBytesB;
+  static constexpr int kBarrierBytes = 2 * kStages * 8;  // full and empty mbarrier per stage
+  static constexpr int kUnitRingBytes = 96;              // gemm_work_unit_ring.cuh
+  static constexpr int kAlignmentBytes = 1024;           // swizzle atoms: 8 rows of 128 bytes
+  static constexpr int kSharedBytes =
+      kStages * kStageBytes + kBarrierBytes + kUnitRingBytes + kAlignmentBytes;
+
+  static_assert(kTileM % 64 == 0 && kTileN % kBoxN == 0 && kTileN <= 256);
+  static_assert(kStageBytesA % kAlignmentBytes == 0, "B and the next stage stay aligned");
+
+  // Barrier 0 is __syncthreads; the consumers meet at barrier 1.
+  __device__ static void sync_math_threads() {
+#if defined(TILESIM_SM90A)
+    sm90::named_barrier_sync(1, kMathThreads);
+#endif
+  }
+};
+
+// 128x256x64, 4 stages: two consumer warpgroups of 64x256 (wgmma m64n256k16)
+// and a TMA producer warpgroup, 384 threads, one CTA per SM.
+using WgmmaTileConfigM128N256S4 = WgmmaTileConfig<128, 256, 4>;
 
 }  // namespace tilesim::kernels::gemm

@@ -147,6 +147,7 @@ int measure_study(const Options& options) {
     limits = tk::query_gemm_device_limits();
   } else {
     limits.sm_count = 1;
+    limits.wgmma = true;
     limits.ctas_per_sm.fill(1);
   }
   std::vector<ms::GemmCase> cases;

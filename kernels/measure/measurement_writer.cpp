@@ -61,7 +61,7 @@ std::string csv_row(const MeasuredRow& row) {
   const auto& config = row.gemm.config;
   const auto& m = row.measurement;
   const bool ours = is_reference(row);
-  const kernels::GemmTileShape tile = kernels::gemm_tile_shape(config.tile);
+  const kernels::GemmTileShape tile = kernels::gemm_tile_shape(kernels::resolved_gemm_tile(config));
   const bool split = ours && (config.schedule == kernels::GemmSchedule::split_k_serial ||
                               config.schedule == kernels::GemmSchedule::split_k_parallel);
   const bool stream_k = ours && config.schedule == kernels::GemmSchedule::stream_k;
@@ -101,7 +101,8 @@ nlohmann::json row_json(const MeasuredRow& row) {
       {"check_passed", m.check_passed},
   };
   if (is_reference(row)) {
-    const kernels::GemmTileShape tile = kernels::gemm_tile_shape(config.tile);
+    const kernels::GemmTileShape tile =
+        kernels::gemm_tile_shape(kernels::resolved_gemm_tile(config));
     json["tile"] = {{"variant", tile.name},
                     {"m", tile.m},
                     {"n", tile.n},

@@ -6,9 +6,10 @@
 // all runs (flags zeroed once), which also checks that every launch leaves its
 // flags zero.
 //
-// Usage: tilesim-gemm-check [--small] [--schedule NAME]
+// Usage: tilesim-gemm-check [--small] [--schedule NAME] [--tile VARIANT]
 //   --small            small shapes only (for compute-sanitizer)
 //   --schedule NAME    only variants whose name starts with NAME
+//   --tile VARIANT     only shapes on that tile variant
 // Exit status: 0 all passed, 1 a check failed, 77 no CUDA device (ctest: skipped).
 
 #include <cuda_runtime_api.h>
@@ -62,6 +63,10 @@ std::vector<Shape> shapes(bool small) {
          "tile multiples, fp16 -> fp32"},
         {300, 264, 200, bf16, bf16, GemmTileVariant::m256n128k64_w8_s3,
          "edges, 256x128x64 prefetching"},
+        {300, 520, 200, bf16, bf16, GemmTileVariant::m128n256k64_w12_s4_wgmma,
+         "edges, TMA + wgmma"},
+        {200, 264, 72, ElementType::fp16, ElementType::fp32,
+         GemmTileVariant::m128n256k64_w12_s4_wgmma, "TMA + wgmma, fp16 -> fp32"},
     };
     return list;
   }
@@ -95,6 +100,18 @@ std::vector<Shape> shapes(bool small) {
   list.push_back({300, 200, 40, bf16, ElementType::fp32, big, "tiny k = 40, fp32 out"});
   list.push_back({4224, 4224, 256, ElementType::fp16, bf16, big, "fp16 -> bf16, hybrid SK"});
   list.push_back({64, 256, 65536, bf16, ElementType::fp32, big, "huge k, fp32 out"});
+  // The TMA + wgmma variant: k-blocks past k and tiles past m, n come in as
+  // TMA's zeros; every type; one k-block and very many.
+  const auto wgmma = GemmTileVariant::m128n256k64_w12_s4_wgmma;
+  list.push_back({128, 256, 64, bf16, bf16, wgmma, "one tile, one k-block"});
+  list.push_back({130, 264, 8, bf16, bf16, wgmma, "tiny k = 8"});
+  list.push_back({300, 200, 40, bf16, ElementType::fp32, wgmma, "tiny k = 40, fp32 out"});
+  list.push_back(
+      {520, 1032, 776, ElementType::fp16, ElementType::fp16, wgmma, "edges in m, n and k, fp16"});
+  list.push_back({4224, 4224, 256, ElementType::fp16, bf16, wgmma, "fp16 -> bf16, hybrid SK"});
+  list.push_back({64, 256, 65536, bf16, ElementType::fp32, wgmma, "huge k, fp32 out"});
+  list.push_back({8, 4096, 4096, bf16, bf16, wgmma, "decode-like m = 8"});
+  list.push_back({2304, 2048, 4096, bf16, bf16, wgmma, "144 tiles: one wave + 12"});
   return list;
 }
 
@@ -201,7 +218,7 @@ Outcome check(const Shape& shape, const Variant& variant, const tk::GemmDeviceLi
   return outcome;
 }
 
-int run_checks(bool small, const std::string& only) {
+int run_checks(bool small, const std::string& only, const std::string& only_tile) {
   cudaStream_t stream = nullptr;
   TILESIM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   const tk::GemmDeviceLimits limits = tk::query_gemm_device_limits();
@@ -214,6 +231,7 @@ int run_checks(bool small, const std::string& only) {
   int runs = 0;
   std::uint64_t seed = 1;
   for (const Shape& shape : shapes(small)) {
+    if (!only_tile.empty() && tk::gemm_tile_shape(shape.tile).name != only_tile) continue;
     std::printf("\n%lldx%lldx%lld %s -> %s, tile %s: %s\n", static_cast<long long>(shape.m),
                 static_cast<long long>(shape.n), static_cast<long long>(shape.k),
                 tk::to_string(shape.input).data(), tk::to_string(shape.output).data(),
@@ -238,14 +256,21 @@ int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // progress shows even when piped
   bool small = false;
   std::string only;
+  std::string only_tile;
   for (int i = 1; i < argc; ++i) {
     const std::string argument = argv[i];
     if (argument == "--small") {
       small = true;
     } else if (argument == "--schedule" && i + 1 < argc) {
       only = argv[++i];
+    } else if (argument == "--tile" && i + 1 < argc) {
+      only_tile = argv[++i];
+      if (!tk::parse_gemm_tile_variant(only_tile)) {
+        std::fprintf(stderr, "unknown tile variant %s\n", only_tile.c_str());
+        return 2;
+      }
     } else {
-      std::fprintf(stderr, "usage: %s [--small] [--schedule NAME]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--small] [--schedule NAME] [--tile VARIANT]\n", argv[0]);
       return 2;
     }
   }
@@ -257,7 +282,7 @@ int main(int argc, char** argv) {
     return kExitNoDevice;
   }
   try {
-    return run_checks(small, only);
+    return run_checks(small, only, only_tile);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "error: %s\n", error.what());
     return 1;

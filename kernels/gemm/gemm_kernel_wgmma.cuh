@@ -1,0 +1,84 @@
+#pragma once
+// The Hopper GEMM kernel template (sm_90a): TMA + wgmma main loop
+// (gemm_mainloop_wgmma.cuh), any tile scheduler, the shared fixup/epilogue.
+//
+// gemm_wgmma_kernel<Cfg, In, Out, Scheduler>
+//   grid:  what the scheduler's host plan says; 1-D.
+//   block: Cfg::kThreads = kConsumers + 1 warpgroups, Cfg::kSharedBytes of
+//          dynamic shared memory; one CTA per SM.
+//   CTA:   one thread of the last warpgroup asks the scheduler for work
+//          units, passes each to the consumers (gemm_work_unit_ring.cuh) and
+//          loads its k-blocks by TMA; the consumer warpgroups multiply them
+//          with wgmma into fp32 registers and then finish each unit as the
+//          mma.sync kernel does (gemm_finish_unit.cuh).
+// Rows of A and B must be 16-byte aligned (the tensor maps' strides); the
+// launcher runs the mma.sync kernel otherwise. Built for sm_90a only: other
+// targets get a body that traps.
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "kernels/gemm/gemm_finish_unit.cuh"
+#include "kernels/gemm/gemm_kernel_params.cuh"
+#include "kernels/gemm/gemm_mainloop_wgmma.cuh"
+#include "kernels/gemm/gemm_tensor_maps.hpp"
+#include "kernels/gemm/gemm_tile_config.cuh"
+#include "kernels/gemm/gemm_work_unit_ring.cuh"
+#include "kernels/gemm/ptx_primitives.cuh"
+
+namespace tilesim::kernels::gemm {
+
+template <class Cfg, typename In, typename Out, class Scheduler>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    gemm_wgmma_kernel(const GemmKernelParams p, const typename Scheduler::Params schedule,
+                      const __grid_constant__ GemmTensorMaps maps) {
+#if defined(TILESIM_SM90A)
+  extern __shared__ __align__(128) unsigned char smem[];
+  __shared__ int ticket;  // atomic fixup: this CTA's arrival order at a shared tile
+  // Dynamic shared memory is not promised 1024-byte alignment: kSharedBytes has the slack.
+  const std::uint32_t base = (shared_address(smem) + Cfg::kAlignmentBytes - 1) &
+                             ~static_cast<std::uint32_t>(Cfg::kAlignmentBytes - 1);
+  // Stages, their mbarriers, then the work-unit slots.
+  static_assert(Cfg::kUnitRingBytes >= WorkUnitRing::kBytes);
+  WgmmaStageRing<Cfg> ring(base);
+  const std::uint32_t unit_ring = base + Cfg::kStages * Cfg::kStageBytes + Cfg::kBarrierBytes;
+  WorkUnitRing units(unit_ring, smem + (unit_ring - shared_address(smem)));
+  if (threadIdx.x == 0) {
+    ring.init_barriers();
+    units.init_barriers(Cfg::kMathThreads / 32);
+  }
+  __syncthreads();
+
+  using Mainloop = WgmmaMainloop<Cfg, In>;
+  if (threadIdx.x >= Cfg::kMathThreads) {
+    sm90::lower_register_budget<Cfg::kProducerRegisters>();
+    if (threadIdx.x == Cfg::kMathThreads) {
+      sm90::prefetch_tensor_map(&maps.a);
+      sm90::prefetch_tensor_map(&maps.b);
+      Scheduler scheduler(p, schedule);
+      WorkUnit unit;
+      while (scheduler.next(unit)) {
+        units.publish(unit);
+        const TileCoord tile = rasterize_tile(unit.tile, p.tiles_m, p.tiles_n, p.swizzle);
+        Mainloop::produce(ring, maps, tile.row * Cfg::kTileM, tile.col * Cfg::kTileN, unit.k_begin,
+                          unit.k_end);
+      }
+      units.publish_end();
+    }
+    return;
+  }
+  sm90::raise_register_budget<Cfg::kConsumerRegisters>();
+  for (WorkUnit unit = units.receive(); unit.tile >= 0; unit = units.receive()) {
+    const TileCoord tile = rasterize_tile(unit.tile, p.tiles_m, p.tiles_n, p.swizzle);
+    const int m0 = tile.row * Cfg::kTileM;
+    const int n0 = tile.col * Cfg::kTileN;
+    typename Cfg::Accumulators acc;
+    Mainloop::consume(acc, ring, unit.k_begin, unit.k_end);
+    finish_unit<Cfg, Out, Scheduler>(p, unit, acc, m0, n0, &ticket);
+  }
+#elif defined(__CUDA_ARCH__)
+  __trap();
+#endif
+}
+
+}  // namespace tilesim::kernels::gemm

@@ -1,0 +1,27 @@
+#pragma once
+// TMA tensor maps of a GEMM's A and B for the wgmma kernels
+// (gemm_kernel_wgmma.cuh), passed to the kernel by value as a
+// __grid_constant__ parameter. Boxes are one k-block deep and use the
+// 128-byte swizzle that the wgmma descriptors read; elements past the matrix
+// edges arrive as zeros.
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "kernels/gemm/gemm_launch.hpp"
+
+namespace tilesim::kernels::gemm {
+
+struct GemmTensorMaps {
+  CUtensorMap a;  // m x k row-major, boxes of tile_m rows x tile_k columns
+  CUtensorMap b;  // k x n row-major, boxes of tile_k rows x 64 columns (128 bytes)
+};
+
+// Rows must be 16-byte aligned (k % 8 == 0, n % 8 == 0) and A, B 16-byte aligned.
+// Returns cudaErrorInvalidValue when the driver refuses a map.
+cudaError_t encode_gemm_tensor_maps(GemmTensorMaps& maps, const GemmLaunchConfig& config,
+                                    int tile_m, int tile_k);
+
+}  // namespace tilesim::kernels::gemm

@@ -1,0 +1,194 @@
+#pragma once
+// Thin wrappers over the Hopper (sm_90a) instructions of the wgmma main loop:
+// mbarriers (arrival counts plus transaction bytes), the bulk tensor copy
+// (TMA: global -> shared through a tensor map, completing on an mbarrier),
+// shared-memory matrix descriptors, warpgroup MMA (wgmma.mma_async) and
+// per-warpgroup register budgets (setmaxnreg). Only compiled for sm_90a
+// (TILESIM_SM90A below); callers guard their use with the same macro.
+
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define TILESIM_SM90A 1
+#endif
+
+namespace tilesim::kernels::gemm::sm90 {
+
+#if defined(TILESIM_SM90A)
+
+__device__ __forceinline__ void mbarrier_init(std::uint32_t barrier, int arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(barrier), "r"(arrivals));
+}
+
+// Makes mbarrier.init visible to the async proxy (the copy engine) and to other threads.
+__device__ __forceinline__ void fence_barrier_init() {
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+
+__device__ __forceinline__ void mbarrier_arrive(std::uint32_t barrier) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(barrier) : "memory");
+}
+
+// One arrival, and `bytes` more transaction bytes that the phase waits for.
+__device__ __forceinline__ void mbarrier_arrive_expect_tx(std::uint32_t barrier,
+                                                          std::uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(barrier), "r"(bytes)
+               : "memory");
+}
+
+// Blocks until the phase with parity `parity` has completed.
+__device__ __forceinline__ void mbarrier_wait(std::uint32_t barrier, std::uint32_t parity) {
+  asm volatile(
+      "{\n"
+      ".reg .pred done;\n"
+      "wait_%=:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+      "@!done bra wait_%=;\n"
+      "}\n" ::"r"(barrier),
+      "r"(parity)
+      : "memory");
+}
+
+// Box (x, y) of a 2-D tensor map into shared memory at `dst`, counted on `barrier`.
+// Elements outside the tensor arrive as zeros (and still count as bytes).
+__device__ __forceinline__ void tma_load_2d(std::uint32_t dst, const CUtensorMap* map, int x, int y,
+                                            std::uint32_t barrier) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
+      "[%0], [%1, {%2, %3}], [%4];\n" ::"r"(dst),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y), "r"(barrier)
+      : "memory");
+}
+
+__device__ __forceinline__ void prefetch_tensor_map(const CUtensorMap* map) {
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(map)) : "memory");
+}
+
+// A barrier for the `threads` threads (whole warps) that name barrier `id` (0 is __syncthreads).
+__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
+template <int kRegisters>
+__device__ __forceinline__ void raise_register_budget() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+}
+
+template <int kRegisters>
+__device__ __forceinline__ void lower_register_budget() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+}
+
+// Shared-memory matrix descriptor with the 128-byte swizzle: start address,
+// leading- and stride-dimension byte offsets (all in 16-byte units). The
+// operand's 8-row groups must start on 1024-byte boundaries (base offset 0).
+__device__ __forceinline__ std::uint64_t matrix_descriptor_128b_swizzle(
+    std::uint32_t address, std::uint32_t leading_bytes, std::uint32_t stride_bytes) {
+  constexpr std::uint64_t kSwizzle128B = 1;
+  return static_cast<std::uint64_t>((address & 0x3FFFF) >> 4) |
+         (static_cast<std::uint64_t>(leading_bytes >> 4) << 16) |
+         (static_cast<std::uint64_t>(stride_bytes >> 4) << 32) | (kSwizzle128B << 62);
+}
+
+// Orders this thread's earlier register accesses before the next wgmma reads them.
+__device__ __forceinline__ void wgmma_fence() {
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+
+__device__ __forceinline__ void wgmma_commit_group() {
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+
+// Waits until at most `kPending` committed wgmma groups of this warpgroup are in flight.
+template <int kPending>
+__device__ __forceinline__ void wgmma_wait_group() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
+}
+
+// Keeps the compiler from moving accumulator reads or writes across a wgmma
+// that is still in flight (they are registers it does not know are busy).
+__device__ __forceinline__ void fence_accumulator(float& value) {
+  asm volatile("" : "+f"(value)::"memory");
+}
+
+#define TILESIM_WGMMA_N256_ACCUMULATORS(d)                                                        \
+  "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]), "+f"(d[1][1]),       \
+      "+f"(d[1][2]), "+f"(d[1][3]), "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]),   \
+      "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]), "+f"(d[4][0]), "+f"(d[4][1]),   \
+      "+f"(d[4][2]), "+f"(d[4][3]), "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]),   \
+      "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]),   \
+      "+f"(d[7][2]), "+f"(d[7][3]), "+f"(d[8][0]), "+f"(d[8][1]), "+f"(d[8][2]), "+f"(d[8][3]),   \
+      "+f"(d[9][0]), "+f"(d[9][1]), "+f"(d[9][2]), "+f"(d[9][3]), "+f"(d[10][0]), "+f"(d[10][1]), \
+      "+f"(d[10][2]), "+f"(d[10][3]), "+f"(d[11][0]), "+f"(d[11][1]), "+f"(d[11][2]),             \
+      "+f"(d[11][3]), "+f"(d[12][0]), "+f"(d[12][1]), "+f"(d[12][2]), "+f"(d[12][3]),             \
+      "+f"(d[13][0]), "+f"(d[13][1]), "+f"(d[13][2]), "+f"(d[13][3]), "+f"(d[14][0]),             \
+      "+f"(d[14][1]), "+f"(d[14][2]), "+f"(d[14][3]), "+f"(d[15][0]), "+f"(d[15][1]),             \
+      "+f"(d[15][2]), "+f"(d[15][3]), "+f"(d[16][0]), "+f"(d[16][1]), "+f"(d[16][2]),             \
+      "+f"(d[16][3]), "+f"(d[17][0]), "+f"(d[17][1]), "+f"(d[17][2]), "+f"(d[17][3]),             \
+      "+f"(d[18][0]), "+f"(d[18][1]), "+f"(d[18][2]), "+f"(d[18][3]), "+f"(d[19][0]),             \
+      "+f"(d[19][1]), "+f"(d[19][2]), "+f"(d[19][3]), "+f"(d[20][0]), "+f"(d[20][1]),             \
+      "+f"(d[20][2]), "+f"(d[20][3]), "+f"(d[21][0]), "+f"(d[21][1]), "+f"(d[21][2]),             \
+      "+f"(d[21][3]), "+f"(d[22][0]), "+f"(d[22][1]), "+f"(d[22][2]), "+f"(d[22][3]),             \
+      "+f"(d[23][0]), "+f"(d[23][1]), "+f"(d[23][2]), "+f"(d[23][3]), "+f"(d[24][0]),             \
+      "+f"(d[24][1]), "+f"(d[24][2]), "+f"(d[24][3]), "+f"(d[25][0]), "+f"(d[25][1]),             \
+      "+f"(d[25][2]), "+f"(d[25][3]), "+f"(d[26][0]), "+f"(d[26][1]), "+f"(d[26][2]),             \
+      "+f"(d[26][3]), "+f"(d[27][0]), "+f"(d[27][1]), "+f"(d[27][2]), "+f"(d[27][3]),             \
+      "+f"(d[28][0]), "+f"(d[28][1]), "+f"(d[28][2]), "+f"(d[28][3]), "+f"(d[29][0]),             \
+      "+f"(d[29][1]), "+f"(d[29][2]), "+f"(d[29][3]), "+f"(d[30][0]), "+f"(d[30][1]),             \
+      "+f"(d[30][2]), "+f"(d[30][3]), "+f"(d[31][0]), "+f"(d[31][1]), "+f"(d[31][2]),             \
+      "+f"(d[31][3])
+
+// D(64x256, fp32, this thread's 128 floats in mma.sync m16n8 order: d[n8][4])
+// += A(64x16, K-major in shared memory) * B(16x256, N-major in shared memory).
+template <typename Element>
+__device__ __forceinline__ void wgmma_m64n256k16(float (&d)[32][4], std::uint64_t a_descriptor,
+                                                 std::uint64_t b_descriptor);
+
+// The asm for operand type `ab` ("bf16" or "f16"): D accumulates (predicate
+// true); A and B scaled by 1; A K-major (0), B N-major (1).
+#define TILESIM_WGMMA_M64N256K16(ab)                                                               \
+  asm volatile(                                                                                    \
+      "{\n"                                                                                        \
+      ".reg .pred accumulate;\n"                                                                   \
+      "setp.ne.b32 accumulate, %130, 0;\n"                                                         \
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32." ab "." ab                                     \
+      " {"                                                                                         \
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                     \
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "           \
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "           \
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "           \
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "           \
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "           \
+      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, "     \
+      "%111, "                                                                                     \
+      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, " \
+      "%127"                                                                                       \
+      "}, %128, %129, accumulate, 1, 1, 0, 1;\n"                                                   \
+      "}\n"                                                                                        \
+      : TILESIM_WGMMA_N256_ACCUMULATORS(d)                                                         \
+      : "l"(a_descriptor), "l"(b_descriptor), "r"(1))
+
+template <>
+__device__ __forceinline__ void wgmma_m64n256k16<__nv_bfloat16>(float (&d)[32][4],
+                                                                std::uint64_t a_descriptor,
+                                                                std::uint64_t b_descriptor) {
+  TILESIM_WGMMA_M64N256K16("bf16");
+}
+
+template <>
+__device__ __forceinline__ void wgmma_m64n256k16<__half>(float (&d)[32][4],
+                                                         std::uint64_t a_descriptor,
+                                                         std::uint64_t b_descriptor) {
+  TILESIM_WGMMA_M64N256K16("f16");
+}
+
+#undef TILESIM_WGMMA_M64N256K16
+#undef TILESIM_WGMMA_N256_ACCUMULATORS
+
+#endif  // TILESIM_SM90A
+
+}  // namespace tilesim::kernels::gemm::sm90
