@@ -79,11 +79,10 @@ struct TileFixup {
 
   // A thread's accumulators are kFragments float4s; fragment f is acc[f / kMmaN][f % kMmaN].
   static constexpr int kFragments = Cfg::kMmaM * Cfg::kMmaN;
-  // Workspace loads in flight per thread: a whole batch is loaded before any
-  // is used, so a fixup waits for kFragments / kLoadBatch L2 round trips, not
-  // kFragments one after another. 4 (16 registers) is what the wgmma kernel's
-  // 168 registers hold beside its 128 accumulators without more spills.
-  static constexpr int kLoadBatch = 4;
+  // Workspace loads in flight per thread (the tile config's choice): a whole
+  // batch is loaded before any is used, so a fixup waits for
+  // kFragments / kLoadBatch L2 round trips.
+  static constexpr int kLoadBatch = Cfg::kFixupLoadBatch;
   static_assert(kFragments % kLoadBatch == 0, "whole batches");
 
   __device__ static float4 fragment(const Accumulators& acc, int f) {
