@@ -103,10 +103,9 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
   cta.outcome.flops += step.flops;
 
   const double miss_share = read_bytes > 0 ? missed_bytes / read_bytes : 0;
-  const double latency_s =
-      step.read_latency_s > 0
-          ? step.read_latency_s
-          : (1 - miss_share) * spec_.l2.latency_s + miss_share * spec_.hbm.latency_s;
+  const double latency_s = step.read_latency_s > 0 ? step.read_latency_s
+                                                   : (1 - miss_share) * spec_.l2.latency_s +
+                                                         miss_share * spec_.hbm.latency_s;
 
   // The first demand sets the unit of the flow's fair share: bytes from L2.
   sim::FlowDemands demands = {
