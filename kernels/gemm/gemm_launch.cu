@@ -302,7 +302,10 @@ cudaError_t launch_gemm(const GemmLaunchConfig& config, cudaStream_t stream) {
   stream_k.dp_tiles = static_cast<int>(plan.dp_tiles);
   stream_k.sk_ctas = static_cast<int>(plan.sk_ctas);
   stream_k.sk_iters = plan.sk_tiles * plan.iters_per_tile;
-  if (kernel.tensor_maps) stream_k.dp_tile_counter = config.workspace.flags + 2 * plan.sk_tiles;
+  if (kernel.tensor_maps) {
+    stream_k.dp_tile_counter = config.workspace.flags + 2 * plan.sk_tiles;
+    stream_k.head_first = true;  // the wgmma loop is fast enough for L2 reuse to decide
+  }
   void* schedule_params = nullptr;
   switch (kind) {
     case SchedulerKind::data_parallel:

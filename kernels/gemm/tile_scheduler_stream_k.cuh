@@ -17,6 +17,13 @@
 // the CTA holding the tile's last k-blocks (the start of its range) goes first,
 // so no peer waits on one still busy with a long range (an ascending order
 // stalled such CTAs for most of the kernel on the H100).
+// Head first (`head_first`, the wgmma kernel): a CTA takes its range from the
+// top down instead, so it starts at k-block 0 of its last tile and ends with
+// the tail of its first: every CTA's first segment starts at k = 0 and its
+// last ends at the tile's end, so all CTAs walk k nearly in step (as a
+// data-parallel wave does) and share the k-slices of A and B in L2. The CTA
+// holding a tile's last k-blocks then reaches it last and finishes it; the
+// peers add in ascending k order, the head's holder (done first) going first.
 // The host (gemm_launch.cu) picks the SK tiles: pure: all; dp_one_tile: the
 // partial last wave; two_tile: that plus one full wave (1-2 tiles per CTA).
 
@@ -26,10 +33,11 @@ namespace tilesim::kernels::gemm {
 
 struct StreamKScheduler {
   struct Params {
-    int sk_tiles = 0;        // tiles [0, sk_tiles) are Stream-K work
-    int dp_tiles = 0;        // tiles [sk_tiles, sk_tiles + dp_tiles) are whole-tile work
-    int sk_ctas = 0;         // U: CTAs sharing the Stream-K iterations
-    long long sk_iters = 0;  // I: sk_tiles x k-blocks per tile
+    int sk_tiles = 0;         // tiles [0, sk_tiles) are Stream-K work
+    int dp_tiles = 0;         // tiles [sk_tiles, sk_tiles + dp_tiles) are whole-tile work
+    int sk_ctas = 0;          // U: CTAs sharing the Stream-K iterations
+    long long sk_iters = 0;   // I: sk_tiles x k-blocks per tile
+    bool head_first = false;  // a CTA's range from its last tile down (see above)
     // Claims DP tiles in arrival order when set: zero before the launch, and
     // left zero (the CTA whose claim is the grid's last resets it).
     int* dp_tile_counter = nullptr;
@@ -90,6 +98,10 @@ struct StreamKScheduler {
   }
 
   __device__ void next_stream_k(WorkUnit& unit) {
+    if (params_.head_first) {
+      next_stream_k_head_first(unit);
+      return;
+    }
     const long long sk_tile = sk_iter_ / iters_per_tile_;
     const long long tile_begin = sk_tile * iters_per_tile_;
     const long long tile_end = tile_begin + iters_per_tile_;
@@ -114,6 +126,32 @@ struct StreamKScheduler {
       unit.order = static_cast<int>(cta_of(tile_end - 1) - blockIdx.x) + 1;
     }
     sk_iter_ = segment_end;
+  }
+
+  // The segment that ends the remaining range [sk_iter_, sk_end_).
+  __device__ void next_stream_k_head_first(WorkUnit& unit) {
+    const long long sk_tile = (sk_end_ - 1) / iters_per_tile_;
+    const long long tile_begin = sk_tile * iters_per_tile_;
+    const long long tile_end = tile_begin + iters_per_tile_;
+    const long long segment_begin = max(sk_iter_, tile_begin);
+    unit = WorkUnit{};
+    unit.tile = static_cast<int>(sk_tile);
+    unit.k_begin = static_cast<int>(segment_begin - tile_begin);
+    unit.k_end = static_cast<int>(sk_end_ - tile_begin);
+    unit.slot = static_cast<int>(sk_tile);
+    const bool starts = segment_begin == tile_begin;
+    const bool ends = sk_end_ == tile_end;
+    const int lower_holders = static_cast<int>(blockIdx.x - cta_of(tile_begin));
+    if (starts && ends) {
+      unit.role = FixupRole::whole;
+    } else if (ends) {
+      unit.role = FixupRole::finisher;
+      unit.peers = lower_holders;
+    } else {
+      unit.role = FixupRole::peer;
+      unit.order = lower_holders + 1;
+    }
+    sk_end_ = segment_begin;
   }
 
   Params params_;
