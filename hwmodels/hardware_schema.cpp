@@ -243,6 +243,17 @@ config::Schema<KernelProfile> kernel_profile_schema() {
                       "Stream-K fixup, the split-K reduction kernel); with the loads in flight "
                       "it caps the rate partials are read. 0: the L2 hit latency."),
         into(&P::fixup_load_latency_s));
+  s.add(Param::choice("stream_k_order", {"tail_first", "head_first"})
+            .default_to("tail_first")
+            .describe("Order in which a Stream-K CTA works through its iterations: tail_first "
+                      "from its first tile up (the tile's owner, holding k-block 0, finishes "
+                      "it; peers add from the last k-blocks down), head_first from its last "
+                      "tile down (all CTAs start at k = 0 and walk k in step; the holder of "
+                      "the last k-blocks finishes; peers add from k = 0 up)."),
+        [](P& profile, const Value& value) {
+          profile.stream_k_order =
+              value.text == "head_first" ? StreamKOrder::head_first : StreamKOrder::tail_first;
+        });
   return s;
 }
 

@@ -69,6 +69,12 @@ struct LaunchSpec {
 
 enum class MmaInstruction { mma_sync, wgmma, simt };
 
+// In which order a Stream-K CTA works through its range of MAC iterations:
+// tail_first from its first tile up (it meets that tile's tail first),
+// head_first from its last tile down (every CTA starts at k = 0, so all walk
+// k in step and share A and B in L2 like a data-parallel wave).
+enum class StreamKOrder { tail_first, head_first };
+
 struct ClusterShape {
   int m = 1;  // CTAs along M that share (multicast) the B tile
   int n = 1;  // CTAs along N that share (multicast) the A tile
@@ -97,6 +103,7 @@ struct KernelProfile {
   // Latency of a load of a workspace partial another SM wrote (fixup and
   // split-K reduction); 0 = the L2 hit latency.
   double fixup_load_latency_s = 0;
+  StreamKOrder stream_k_order = StreamKOrder::tail_first;
 };
 
 struct HardwareSpec {

@@ -115,29 +115,56 @@ TEST(GemmSchedules, SerialSplitKOrdersSlicesThroughFlags) {
   EXPECT_GT(waits, 0u);
 }
 
+hw::HardwareSpec with_stream_k_order(hw::HardwareSpec spec, hw::StreamKOrder order) {
+  spec.kernel_profiles.at("library").stream_k_order = order;
+  return spec;
+}
+
 TEST(GemmSchedules, EveryStreamKModeCoversEveryIterationOnce) {
-  const hw::HardwareSpec spec = h100();
-  for (const StreamKMode mode :
-       {StreamKMode::pure, StreamKMode::dp_one_tile, StreamKMode::two_tile}) {
-    for (const FixupOrder fixup : {FixupOrder::deterministic, FixupOrder::atomic}) {
-      GemmWorkload workload = gemm(3000, 2000, 1000, "stream_k");
-      workload.stream_k_mode = mode;
-      workload.fixup = fixup;
-      const WorkloadRun run = simulate(workload, spec);
-      // 24 x 8 tiles of 128x256, 16 k-blocks of 64 each.
-      std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> k_blocks_per_tile;
-      for (const gpu::CtaRecord& cta : run.result.ctas) {
-        for (const gpu::SegmentSpan& segment : cta.outcome.segments) {
-          k_blocks_per_tile[{segment.label.tile_row, segment.label.tile_col}] +=
-              segment.label.k_end - segment.label.k_begin;
+  for (const hw::StreamKOrder order : {hw::StreamKOrder::tail_first, hw::StreamKOrder::head_first})
+    for (const StreamKMode mode :
+         {StreamKMode::pure, StreamKMode::dp_one_tile, StreamKMode::two_tile}) {
+      const hw::HardwareSpec spec = with_stream_k_order(h100(), order);
+      for (const FixupOrder fixup : {FixupOrder::deterministic, FixupOrder::atomic}) {
+        GemmWorkload workload = gemm(3000, 2000, 1000, "stream_k");
+        workload.stream_k_mode = mode;
+        workload.fixup = fixup;
+        const WorkloadRun run = simulate(workload, spec);
+        // 24 x 8 tiles of 128x256, 16 k-blocks of 64 each.
+        std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> k_blocks_per_tile;
+        for (const gpu::CtaRecord& cta : run.result.ctas) {
+          for (const gpu::SegmentSpan& segment : cta.outcome.segments) {
+            k_blocks_per_tile[{segment.label.tile_row, segment.label.tile_col}] +=
+                segment.label.k_end - segment.label.k_begin;
+          }
+        }
+        ASSERT_EQ(k_blocks_per_tile.size(), 24u * 8) << run.schedule;
+        for (const auto& [tile, k_blocks] : k_blocks_per_tile) {
+          EXPECT_EQ(k_blocks, 16) << run.schedule << " tile " << tile.first << "," << tile.second;
         }
       }
-      ASSERT_EQ(k_blocks_per_tile.size(), 24u * 8) << run.schedule;
-      for (const auto& [tile, k_blocks] : k_blocks_per_tile) {
-        EXPECT_EQ(k_blocks, 16) << run.schedule << " tile " << tile.first << "," << tile.second;
-      }
+    }
+}
+
+// Head first, every Stream-K CTA starts its range at k-block 0 (the head of
+// its last tile), so all of them walk k in step; tail first, they start at
+// scattered offsets.
+TEST(GemmSchedules, HeadFirstStreamKUnitsAllStartAtKZero) {
+  // 144 tiles of 128x256 on 132 CTAs, 64 k-blocks each: two_tile puts all of
+  // them in Stream-K units of 69-70 iterations.
+  const GemmWorkload workload = gemm(2304, 2048, 4096, "stream_k");
+  std::map<hw::StreamKOrder, int> units_starting_at_zero;
+  for (const hw::StreamKOrder order :
+       {hw::StreamKOrder::tail_first, hw::StreamKOrder::head_first}) {
+    const WorkloadRun run = simulate(workload, with_stream_k_order(h100(), order));
+    ASSERT_EQ(run.result.ctas.size(), 132u) << run.schedule;
+    for (const gpu::CtaRecord& cta : run.result.ctas) {
+      ASSERT_FALSE(cta.outcome.segments.empty());
+      if (cta.outcome.segments.front().label.k_begin == 0) ++units_starting_at_zero[order];
     }
   }
+  EXPECT_EQ(units_starting_at_zero[hw::StreamKOrder::head_first], 132);
+  EXPECT_LT(units_starting_at_zero[hw::StreamKOrder::tail_first], 132 / 6);
 }
 
 }  // namespace

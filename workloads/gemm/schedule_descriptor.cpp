@@ -29,8 +29,9 @@ std::string describe_schedule(const GemmWorkload& workload, const hw::KernelProf
                        SplitKSchedule::splits_for(workload, kernel, spec));
   }
   if (workload.schedule == "stream_k") {
-    return fmt::format("stream_k:{}:{}", mode_name(workload.stream_k_mode),
-                       workload.fixup == FixupOrder::atomic ? "atomic" : "deterministic");
+    return fmt::format("stream_k:{}:{}{}", mode_name(workload.stream_k_mode),
+                       workload.fixup == FixupOrder::atomic ? "atomic" : "deterministic",
+                       kernel.stream_k_order == hw::StreamKOrder::head_first ? ":head_first" : "");
   }
   return workload.schedule;
 }

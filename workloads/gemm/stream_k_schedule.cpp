@@ -28,7 +28,8 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
         rasterizer_(builder_.tile_rows(), builder_.tile_cols(), kernel.swizzle, {1, 1}),
         partition_(workload.stream_k_mode, builder_.tile_count(), builder_.k_blocks(),
                    persistent_ctas, min_iterations_per_unit(workload.fixup, builder_.k_blocks())),
-        fixup_(workload.fixup) {}
+        fixup_(workload.fixup),
+        head_first_(kernel.stream_k_order == hw::StreamKOrder::head_first) {}
 
   std::int64_t cta_count() const {
     return partition_.stream_k_units() + partition_.data_parallel_tiles();
@@ -52,6 +53,10 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
   TileCoord tile_at(std::int64_t order) const { return *rasterizer_.tile_of(order); }
 
   void add_stream_k_unit(gpu::CtaProgram& program, std::int64_t unit) const {
+    if (head_first_) {
+      add_stream_k_unit_head_first(program, unit);
+      return;
+    }
     const std::int64_t k_blocks = builder_.k_blocks();
     const std::int64_t end = partition_.first_iteration(unit + 1);
     for (std::int64_t iteration = partition_.first_iteration(unit); iteration < end;) {
@@ -65,6 +70,48 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
       builder_.add_main_loop(program, segment, tile, k_begin, k_end, true);
       add_fixup(program, segment, tile, order, unit, k_begin, k_end);
       iteration += k_end - k_begin;
+    }
+  }
+
+  // The unit's range from its last tile down: that tile's head (from k = 0)
+  // first, its first tile's tail last.
+  void add_stream_k_unit_head_first(gpu::CtaProgram& program, std::int64_t unit) const {
+    const std::int64_t k_blocks = builder_.k_blocks();
+    const std::int64_t begin = partition_.first_iteration(unit);
+    for (std::int64_t end = partition_.first_iteration(unit + 1); end > begin;) {
+      const std::int64_t order = (end - 1) / k_blocks;
+      const std::int64_t k_begin = std::max(begin, order * k_blocks) - order * k_blocks;
+      const std::int64_t k_end = end - order * k_blocks;
+      const TileCoord tile = tile_at(order);
+      const std::uint16_t segment = builder_.begin_segment(program, tile, k_begin, k_end);
+      builder_.add_main_loop(program, segment, tile, k_begin, k_end, true);
+      add_fixup_head_first(program, segment, tile, order, unit, k_begin, k_end);
+      end = order * k_blocks + k_begin;
+    }
+  }
+
+  // The holder of the tile's last k-blocks reaches it last and finishes it;
+  // the others add in ascending k order, the head's holder (done first) first.
+  void add_fixup_head_first(gpu::CtaProgram& program, std::uint16_t segment, TileCoord tile,
+                            std::int64_t order, std::int64_t unit, std::int64_t k_begin,
+                            std::int64_t k_end) const {
+    const std::int64_t k_blocks = builder_.k_blocks();
+    if (k_begin == 0 && k_end == k_blocks) {
+      builder_.add_epilogue(program, segment, tile);
+      return;
+    }
+    const std::int64_t lower_holders = unit - partition_.unit_of(order * k_blocks);
+    const std::uint32_t flag = builder_.tile_flag(tile);
+    if (k_end == k_blocks) {
+      builder_.add_partial_reduce(program, segment, tile, gpu::FlagWait{flag, lower_holders}, 1);
+      builder_.add_epilogue(program, segment, tile);
+      return;
+    }
+    const std::int64_t rank = lower_holders + 1;
+    if (fixup_ == FixupOrder::deterministic && rank > 1) {
+      builder_.add_partial_store(program, segment, tile, gpu::FlagWait{flag, rank - 1}, true, 0);
+    } else {
+      builder_.add_partial_store(program, segment, tile, std::nullopt, false, 0);
     }
   }
 
@@ -101,6 +148,7 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
   TileRasterizer rasterizer_;
   StreamKPartition partition_;
   FixupOrder fixup_;
+  bool head_first_;
 };
 
 }  // namespace
