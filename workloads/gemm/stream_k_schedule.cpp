@@ -52,92 +52,79 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
  private:
   TileCoord tile_at(std::int64_t order) const { return *rasterizer_.tile_of(order); }
 
+  // tail_first walks the unit's range upward; head_first from its last tile
+  // down: that tile's head (from k = 0) first, its first tile's tail last.
   void add_stream_k_unit(gpu::CtaProgram& program, std::int64_t unit) const {
+    const std::int64_t k_blocks = builder_.k_blocks();
+    const std::int64_t begin = partition_.first_iteration(unit);
+    const std::int64_t end = partition_.first_iteration(unit + 1);
     if (head_first_) {
-      add_stream_k_unit_head_first(program, unit);
+      for (std::int64_t top = end; top > begin;) {
+        const std::int64_t order = (top - 1) / k_blocks;
+        const std::int64_t k_begin = std::max(begin, order * k_blocks) - order * k_blocks;
+        add_segment(program, unit, order, k_begin, top - order * k_blocks);
+        top = order * k_blocks + k_begin;
+      }
       return;
     }
-    const std::int64_t k_blocks = builder_.k_blocks();
-    const std::int64_t end = partition_.first_iteration(unit + 1);
-    for (std::int64_t iteration = partition_.first_iteration(unit); iteration < end;) {
+    for (std::int64_t iteration = begin; iteration < end;) {
       const std::int64_t order = iteration / k_blocks;
       const std::int64_t k_begin = iteration - order * k_blocks;
       const std::int64_t k_end = std::min(k_blocks, k_begin + (end - iteration));
-      const TileCoord tile = tile_at(order);
-      const std::uint16_t segment = builder_.begin_segment(program, tile, k_begin, k_end);
-      // Every segment is a call of the kernel's main loop: it fills the
-      // pipeline again and pays the work unit's prologue and epilogue.
-      builder_.add_main_loop(program, segment, tile, k_begin, k_end, true);
-      add_fixup(program, segment, tile, order, unit, k_begin, k_end);
+      add_segment(program, unit, order, k_begin, k_end);
       iteration += k_end - k_begin;
     }
   }
 
-  // The unit's range from its last tile down: that tile's head (from k = 0)
-  // first, its first tile's tail last.
-  void add_stream_k_unit_head_first(gpu::CtaProgram& program, std::int64_t unit) const {
-    const std::int64_t k_blocks = builder_.k_blocks();
-    const std::int64_t begin = partition_.first_iteration(unit);
-    for (std::int64_t end = partition_.first_iteration(unit + 1); end > begin;) {
-      const std::int64_t order = (end - 1) / k_blocks;
-      const std::int64_t k_begin = std::max(begin, order * k_blocks) - order * k_blocks;
-      const std::int64_t k_end = end - order * k_blocks;
-      const TileCoord tile = tile_at(order);
-      const std::uint16_t segment = builder_.begin_segment(program, tile, k_begin, k_end);
-      builder_.add_main_loop(program, segment, tile, k_begin, k_end, true);
-      add_fixup_head_first(program, segment, tile, order, unit, k_begin, k_end);
-      end = order * k_blocks + k_begin;
+  void add_segment(gpu::CtaProgram& program, std::int64_t unit, std::int64_t order,
+                   std::int64_t k_begin, std::int64_t k_end) const {
+    const TileCoord tile = tile_at(order);
+    const std::uint16_t segment = builder_.begin_segment(program, tile, k_begin, k_end);
+    // Every segment is a call of the kernel's main loop: it fills the
+    // pipeline again and pays the work unit's prologue and epilogue.
+    builder_.add_main_loop(program, segment, tile, k_begin, k_end, true);
+    if (k_begin == 0 && k_end == builder_.k_blocks()) {
+      builder_.add_epilogue(program, segment, tile);
+      return;
     }
+    add_fixup(program, segment, tile, fixup_part(order, unit, k_begin, k_end));
   }
 
-  // The holder of the tile's last k-blocks reaches it last and finishes it;
-  // the others add in ascending k order, the head's holder (done first) first.
-  void add_fixup_head_first(gpu::CtaProgram& program, std::uint16_t segment, TileCoord tile,
-                            std::int64_t order, std::int64_t unit, std::int64_t k_begin,
-                            std::int64_t k_end) const {
+  // A unit's part in a tile it shares: the finisher waits for `count` peers;
+  // a peer takes turn `count` (1-based) in the deterministic turnstile.
+  struct FixupPart {
+    bool finisher = false;
+    std::int64_t count = 0;
+  };
+
+  FixupPart fixup_part(std::int64_t order, std::int64_t unit, std::int64_t k_begin,
+                       std::int64_t k_end) const {
     const std::int64_t k_blocks = builder_.k_blocks();
-    if (k_begin == 0 && k_end == k_blocks) {
-      builder_.add_epilogue(program, segment, tile);
-      return;
+    const std::int64_t first_holder = partition_.unit_of(order * k_blocks);
+    if (head_first_) {
+      // The holder of the tile's last k-blocks reaches it last and finishes
+      // it; the others add in ascending k order, the head's holder first.
+      if (k_end == k_blocks) return {true, unit - first_holder};
+      return {false, unit - first_holder + 1};
     }
-    const std::int64_t lower_holders = unit - partition_.unit_of(order * k_blocks);
-    const std::uint32_t flag = builder_.tile_flag(tile);
-    if (k_end == k_blocks) {
-      builder_.add_partial_reduce(program, segment, tile, gpu::FlagWait{flag, lower_holders}, 1);
-      builder_.add_epilogue(program, segment, tile);
-      return;
-    }
-    const std::int64_t rank = lower_holders + 1;
-    if (fixup_ == FixupOrder::deterministic && rank > 1) {
-      builder_.add_partial_store(program, segment, tile, gpu::FlagWait{flag, rank - 1}, true, 0);
-    } else {
-      builder_.add_partial_store(program, segment, tile, std::nullopt, false, 0);
-    }
+    // The holder of k-block 0 reaches the tile at the end of its range and
+    // finishes it. The turnstile runs from the tile's last k-range back
+    // towards it: the peer holding the last iterations does them first in its
+    // own range, so each peer is done by the time its predecessor is.
+    const std::int64_t last_holder = partition_.unit_of(order * k_blocks + k_blocks - 1);
+    if (k_begin == 0) return {true, last_holder - first_holder};
+    return {false, last_holder - unit + 1};
   }
 
   void add_fixup(gpu::CtaProgram& program, std::uint16_t segment, TileCoord tile,
-                 std::int64_t order, std::int64_t unit, std::int64_t k_begin,
-                 std::int64_t k_end) const {
-    const std::int64_t k_blocks = builder_.k_blocks();
-    if (k_begin == 0 && k_end == k_blocks) {
-      builder_.add_epilogue(program, segment, tile);
-      return;
-    }
-    const std::int64_t owner = partition_.unit_of(order * k_blocks);
-    const std::int64_t last_peer = partition_.unit_of(order * k_blocks + k_blocks - 1);
+                 FixupPart part) const {
     const std::uint32_t flag = builder_.tile_flag(tile);
-    if (k_begin == 0) {
-      const std::int64_t peers = last_peer - owner;
-      builder_.add_partial_reduce(program, segment, tile, gpu::FlagWait{flag, peers}, 1);
+    if (part.finisher) {
+      builder_.add_partial_reduce(program, segment, tile, gpu::FlagWait{flag, part.count}, 1);
       builder_.add_epilogue(program, segment, tile);
-      return;
-    }
-    // The turnstile runs from the tile's last k-range back towards the owner:
-    // the peer holding the last iterations does them first in its own range,
-    // so each peer is done by the time its predecessor in the turnstile is.
-    const std::int64_t rank = last_peer - unit + 1;
-    if (fixup_ == FixupOrder::deterministic && rank > 1) {
-      builder_.add_partial_store(program, segment, tile, gpu::FlagWait{flag, rank - 1}, true, 0);
+    } else if (fixup_ == FixupOrder::deterministic && part.count > 1) {
+      builder_.add_partial_store(program, segment, tile, gpu::FlagWait{flag, part.count - 1}, true,
+                                 0);
     } else {
       // The first peer, or any peer adding atomically in L2, just stores.
       builder_.add_partial_store(program, segment, tile, std::nullopt, false, 0);
