@@ -97,61 +97,52 @@ struct StreamKScheduler {
     return false;
   }
 
+  // The next segment of the remaining range [sk_iter_, sk_end_): its lowest
+  // tile's part (tail first) or its highest tile's part (head first).
   __device__ void next_stream_k(WorkUnit& unit) {
-    if (params_.head_first) {
-      next_stream_k_head_first(unit);
-      return;
-    }
-    const long long sk_tile = sk_iter_ / iters_per_tile_;
-    const long long tile_begin = sk_tile * iters_per_tile_;
-    const long long tile_end = tile_begin + iters_per_tile_;
-    const long long segment_end = min(sk_end_, tile_end);
-    unit = WorkUnit{};
-    unit.tile = static_cast<int>(sk_tile);
-    unit.k_begin = static_cast<int>(sk_iter_ - tile_begin);
-    unit.k_end = static_cast<int>(segment_end - tile_begin);
-    unit.slot = static_cast<int>(sk_tile);
-    const bool starts = sk_iter_ == tile_begin;
-    const bool ends = segment_end == tile_end;
-    if (starts && ends) {
-      unit.role = FixupRole::whole;
-    } else if (starts) {
-      unit.role = FixupRole::finisher;
-      unit.peers = static_cast<int>(cta_of(tile_end - 1) - blockIdx.x);
-    } else {
-      // Turnstile from the last k-blocks down: the CTA holding the tile's tail
-      // meets it first in its range; a CTA whose whole range lies inside the
-      // tile has nothing else to do while it waits for its turn.
-      unit.role = FixupRole::peer;
-      unit.order = static_cast<int>(cta_of(tile_end - 1) - blockIdx.x) + 1;
-    }
-    sk_iter_ = segment_end;
-  }
-
-  // The segment that ends the remaining range [sk_iter_, sk_end_).
-  __device__ void next_stream_k_head_first(WorkUnit& unit) {
-    const long long sk_tile = (sk_end_ - 1) / iters_per_tile_;
+    const long long sk_tile = (params_.head_first ? sk_end_ - 1 : sk_iter_) / iters_per_tile_;
     const long long tile_begin = sk_tile * iters_per_tile_;
     const long long tile_end = tile_begin + iters_per_tile_;
     const long long segment_begin = max(sk_iter_, tile_begin);
+    const long long segment_end = min(sk_end_, tile_end);
     unit = WorkUnit{};
     unit.tile = static_cast<int>(sk_tile);
     unit.k_begin = static_cast<int>(segment_begin - tile_begin);
-    unit.k_end = static_cast<int>(sk_end_ - tile_begin);
+    unit.k_end = static_cast<int>(segment_end - tile_begin);
     unit.slot = static_cast<int>(sk_tile);
-    const bool starts = segment_begin == tile_begin;
-    const bool ends = sk_end_ == tile_end;
-    const int lower_holders = static_cast<int>(blockIdx.x - cta_of(tile_begin));
+    assign_fixup_role(unit, segment_begin == tile_begin, segment_end == tile_end, tile_begin,
+                      tile_end);
+    if (params_.head_first) {
+      sk_end_ = segment_begin;
+    } else {
+      sk_iter_ = segment_end;
+    }
+  }
+
+  // Who finishes a shared tile is whoever reaches it last; peers take turns.
+  __device__ void assign_fixup_role(WorkUnit& unit, bool starts, bool ends, long long tile_begin,
+                                    long long tile_end) const {
     if (starts && ends) {
       unit.role = FixupRole::whole;
-    } else if (ends) {
-      unit.role = FixupRole::finisher;
-      unit.peers = lower_holders;
-    } else {
-      unit.role = FixupRole::peer;
-      unit.order = lower_holders + 1;
+      return;
     }
-    sk_end_ = segment_begin;
+    if (params_.head_first) {
+      // The tail's holder finishes; peers add in ascending k order, the
+      // head's holder (which did it first in its range) going first.
+      const int lower_holders = static_cast<int>(blockIdx.x - cta_of(tile_begin));
+      unit.role = ends ? FixupRole::finisher : FixupRole::peer;
+      unit.peers = ends ? lower_holders : 0;
+      unit.order = ends ? 0 : lower_holders + 1;
+      return;
+    }
+    // The holder of k-block 0 finishes (the end of its range). Turnstile from
+    // the last k-blocks down: the CTA holding the tile's tail meets it first
+    // in its range; a CTA whose whole range lies inside the tile has nothing
+    // else to do while it waits for its turn.
+    const int higher_holders = static_cast<int>(cta_of(tile_end - 1) - blockIdx.x);
+    unit.role = starts ? FixupRole::finisher : FixupRole::peer;
+    unit.peers = starts ? higher_holders : 0;
+    unit.order = starts ? 0 : higher_holders + 1;
   }
 
   Params params_;
