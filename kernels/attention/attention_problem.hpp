@@ -1,0 +1,84 @@
+#pragma once
+// Host API shared by every reference attention kernel: the problem (one
+// workload of a study), the tensors' memory layouts, and the variants. Each
+// variant's launcher lives in its own file; `launch_attention` dispatches.
+//
+// Layouts (all row-major, 16-bit elements, `dtype`):
+//   Q, O      [total_q, heads, head_dim]      total_q = sum over sequences of q_len
+//   K, V      contiguous variants: [total_kv, kv_heads, head_dim], sequences packed
+//             back to back in batch order (`kv_starts` gives each one's first row)
+//             paged variants: [pages, page_size, kv_heads, head_dim]; sequence b's
+//             token t sits in page block_table[b * max_pages + t / page_size] at
+//             slot t % page_size; unused slots and pages hold NaN (must not leak)
+// Query i of a sequence with kv_len keys sees keys 0 .. kv_len - q_len + i when
+// causal (bottom-right aligned, as FlashAttention and vLLM), every key otherwise.
+// Softmax scale: 1 / sqrt(head_dim). Accumulation in fp32.
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "kernels/gemm/gemm_launch.hpp"  // ElementType
+
+namespace tilesim::kernels {
+
+// The study YAML's `variant:` values that have a reference kernel.
+enum class AttentionVariant {
+  unfused,          // S = Q K^T (tensor cores) -> HBM; softmax kernel -> P in HBM; O = P V
+  flash,            // FA2-class: query-block CTAs, online softmax, mma.sync, cp.async
+  flash_decoding,   // split-KV: (sequence, kv head, split) CTAs + log-sum-exp combine kernel
+  paged_v1,         // paged KV cache, one CTA per (sequence, kv head), no split
+  paged_v2,         // paged KV cache, fixed-size partitions + reduce kernel
+  stream_k_decode,  // persistent grid; the batch's KV blocks split evenly; partial-softmax fixup
+};
+std::optional<AttentionVariant> parse_attention_variant(std::string_view name);
+std::string_view to_string(AttentionVariant variant);
+
+struct AttentionProblem {
+  int batch = 1;
+  int heads = 1;     // query heads
+  int kv_heads = 1;  // heads % kv_heads == 0 (GQA; kv_heads == 1 is MQA)
+  int q_len = 1;     // queries per sequence (1: a decode step)
+  std::vector<int> kv_lens;  // keys per sequence, batch entries
+  int head_dim = 128;        // 64 or 128
+  bool causal = false;
+  ElementType dtype = ElementType::bf16;  // bf16 or fp16
+  int page_size = 16;  // paged variants: tokens per page (16, 32, 64, 128)
+  int splits = 0;      // flash_decoding / paged_v2: splits per sequence (0: the kernel picks)
+
+  int group_size() const { return heads / kv_heads; }
+  std::int64_t total_q() const { return std::int64_t{batch} * q_len; }
+  std::int64_t total_kv() const;
+  std::vector<std::int64_t> kv_starts() const;  // first K/V row of each sequence
+  int max_pages_per_sequence() const;           // block_table row length
+};
+
+// Device pointers of one launch; the caller owns the memory.
+struct AttentionTensors {
+  const void* q = nullptr;
+  const void* k = nullptr;  // contiguous or paged, per the variant
+  const void* v = nullptr;
+  void* o = nullptr;
+  const std::int64_t* kv_starts = nullptr;  // [batch], contiguous variants
+  const std::int32_t* kv_lens = nullptr;    // [batch]
+  const std::int32_t* block_table = nullptr;  // [batch, max_pages], paged variants
+};
+
+// Scratch a variant needs beyond its inputs and output (S and P of the unfused
+// path, split partials and their log-sum-exp, Stream-K flags), sized per problem.
+struct AttentionWorkspaceSize {
+  std::size_t bytes = 0;
+  std::size_t zeroed_bytes = 0;  // leading part that must be zero before the first launch
+};
+AttentionWorkspaceSize attention_workspace_size(AttentionVariant variant,
+                                                const AttentionProblem& problem);
+
+// Launches every kernel of the variant on `stream`; returns the kernel count.
+int launch_attention(AttentionVariant variant, const AttentionProblem& problem,
+                     const AttentionTensors& tensors, void* workspace, cudaStream_t stream);
+
+}  // namespace tilesim::kernels
