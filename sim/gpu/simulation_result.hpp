@@ -1,6 +1,6 @@
 #pragma once
 // Everything one run of a KernelPlan produced: per kernel, per CTA and per
-// memory level. Reports (sim/report) format it; nothing here formats.
+// memory level. Reports (app/report) format it; nothing here formats.
 
 #include <cstdint>
 #include <string>

@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "sim/report/comparison_report.hpp"
+#include "app/report/comparison_report.hpp"
 #include "tests/support/shipped_hardware.hpp"
 #include "workloads/measurement/measured_csv.hpp"
 #include "workloads/measurement/measurement_comparison.hpp"

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "sim/report/sweep_csv.hpp"
+#include "app/report/sweep_csv.hpp"
 #include "workloads/study_runner.hpp"
 #include "workloads/sweep/sweep_loader.hpp"
 

@@ -1,0 +1,88 @@
+#include "app/cli/cli_context.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+
+#include "workloads/study_loader.hpp"
+#include "workloads/study_runner.hpp"
+
+namespace tilesim::cli {
+
+std::filesystem::path config_dir() {
+  if (const char* from_env = std::getenv("TILESIM_CONFIG_DIR")) return from_env;
+  return TILESIM_CONFIG_DIR;
+}
+
+void print_diagnostics(const config::Diagnostics& diagnostics) {
+  std::cerr << diagnostics.format();
+  std::cerr << fmt::format("{} error{}\n", diagnostics.size(), diagnostics.size() == 1 ? "" : "s");
+}
+
+config::Loaded<std::vector<hw::FieldOverride>> parse_overrides(
+    const std::vector<std::string>& assignments) {
+  config::Loaded<std::vector<hw::FieldOverride>> loaded;
+  std::vector<hw::FieldOverride> overrides;
+  for (const std::string& assignment : assignments) {
+    const std::size_t equals = assignment.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      loaded.diagnostics.add({"--set", 0, 0}, assignment,
+                             "expected key.path=value, e.g. --set hbm.bandwidth=\"4.8 TB/s\"");
+      continue;
+    }
+    overrides.push_back({assignment.substr(0, equals), assignment.substr(equals + 1)});
+  }
+  if (loaded.diagnostics.empty()) loaded.value = std::move(overrides);
+  return loaded;
+}
+
+config::Loaded<LoadedStudy> load_study_and_hardware(
+    const std::filesystem::path& study_path, const std::optional<std::string>& hw_override,
+    const std::vector<hw::FieldOverride>& overrides,
+    const workloads::GemmScheduleRegistry& schedules) {
+  config::Loaded<LoadedStudy> loaded;
+  config::Loaded<workloads::Study> study =
+      workloads::load_study(study_path, workloads::study_schedule_names(schedules));
+  if (!study.ok()) {
+    loaded.diagnostics = std::move(study.diagnostics);
+    return loaded;
+  }
+  const std::string reference = hw_override.value_or(study.value->hardware);
+  // A relative path written in a study is relative to the study file.
+  std::string lookup = reference;
+  const std::filesystem::path beside_study = study_path.parent_path() / reference;
+  if (!hw_override && std::filesystem::is_regular_file(beside_study)) lookup = beside_study;
+  const config::SourceLocation where =
+      hw_override ? config::SourceLocation{"--hw", 0, 0} : study.value->hardware_location;
+  config::Loaded<std::filesystem::path> hw_path =
+      hw::resolve_hardware_path(lookup, config_dir(), where);
+  if (!hw_path.ok()) {
+    loaded.diagnostics = std::move(hw_path.diagnostics);
+    return loaded;
+  }
+  config::Loaded<hw::HardwareSpec> spec = hw::load_hardware_spec(*hw_path.value, overrides);
+  if (!spec.ok()) {
+    loaded.diagnostics = std::move(spec.diagnostics);
+    return loaded;
+  }
+  loaded.value = LoadedStudy{std::move(*study.value), reference, std::move(*spec.value)};
+  return loaded;
+}
+
+bool write_output(const std::string& path, const std::string& text) {
+  if (path == "-") {
+    std::cout << text;
+    return static_cast<bool>(std::cout);
+  }
+  std::ofstream file(path, std::ios::binary);
+  file << text;
+  if (!file) {
+    std::cerr << fmt::format("{}: error: cannot write output file\n", path);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace tilesim::cli

@@ -1,0 +1,128 @@
+#include "app/cli/compare_command.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "app/cli/cli_context.hpp"
+#include "app/report/comparison_report.hpp"
+#include "workloads/measurement/measured_csv.hpp"
+#include "workloads/measurement/measurement_comparison.hpp"
+
+namespace tilesim::cli {
+namespace {
+
+struct CompareOptions {
+  std::string measured_path;
+  std::optional<std::string> hardware;
+  std::vector<std::string> assignments;
+  std::string library_schedule = "choose";
+  std::string json_path;
+  std::string svg_path;
+};
+
+// The hardware the measurements name in their JSON sidecar (`study_hardware`),
+// when there is one beside the CSV.
+std::optional<std::string> sidecar_hardware(const std::string& csv_path) {
+  std::ifstream file(std::filesystem::path(csv_path).replace_extension(".json"));
+  if (!file) return std::nullopt;
+  const nlohmann::json sidecar = nlohmann::json::parse(file, nullptr, false);
+  if (!sidecar.is_object() || !sidecar.contains("study_hardware") ||
+      !sidecar["study_hardware"].is_string()) {
+    return std::nullopt;
+  }
+  return sidecar["study_hardware"].get<std::string>();
+}
+
+config::Loaded<hw::HardwareSpec> load_hardware(const CompareOptions& options) {
+  config::Loaded<hw::HardwareSpec> loaded;
+  const std::optional<std::string> reference =
+      options.hardware ? options.hardware : sidecar_hardware(options.measured_path);
+  if (!reference) {
+    loaded.diagnostics.add({"--hw", 0, 0}, "hw",
+                           "no hardware given and no `study_hardware` in the CSV's JSON sidecar; "
+                           "name one with --hw (e.g. --hw h100_sxm)");
+    return loaded;
+  }
+  config::Loaded<std::vector<hw::FieldOverride>> overrides = parse_overrides(options.assignments);
+  if (!overrides.ok()) return {std::nullopt, std::move(overrides.diagnostics)};
+  config::Loaded<std::filesystem::path> path =
+      hw::resolve_hardware_path(*reference, config_dir(), {"--hw", 0, 0});
+  if (!path.ok()) return {std::nullopt, std::move(path.diagnostics)};
+  return hw::load_hardware_spec(*path.value, *overrides.value);
+}
+
+int run_compare(const CompareOptions& options) {
+  const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
+  config::Loaded<std::vector<workloads::MeasuredGemm>> rows =
+      workloads::read_measured_csv(options.measured_path, schedules.names());
+  if (!rows.ok()) {
+    print_diagnostics(rows.diagnostics);
+    return kExitInputError;
+  }
+  config::Loaded<hw::HardwareSpec> hardware = load_hardware(options);
+  if (!hardware.ok()) {
+    print_diagnostics(hardware.diagnostics);
+    return kExitInputError;
+  }
+  const auto library_schedule = options.library_schedule == "as_measured"
+                                    ? workloads::LibrarySchedule::as_measured
+                                    : workloads::LibrarySchedule::choose;
+  config::Loaded<std::vector<workloads::ComparedGemm>> compared =
+      workloads::simulate_measured(*rows.value, *hardware.value, schedules, library_schedule);
+  if (!compared.ok()) {
+    print_diagnostics(compared.diagnostics);
+    return kExitInputError;
+  }
+  const report::ComparisonSummary summary = report::summarize_comparison(*compared.value);
+  bool ok = true;
+  if (options.json_path != "-") {
+    std::cout << "hardware: " << hardware.value->name << "   measured: " << options.measured_path
+              << "\n\n"
+              << report::comparison_table(*compared.value, summary);
+  }
+  if (!options.json_path.empty()) {
+    const nlohmann::json json = report::comparison_json(
+        *compared.value, summary, options.measured_path, hardware.value->name);
+    ok = write_output(options.json_path, json.dump(2) + "\n") && ok;
+  }
+  if (!options.svg_path.empty()) {
+    const std::string title = "predicted vs measured, " +
+                              std::filesystem::path(options.measured_path).filename().string();
+    ok = write_output(options.svg_path, report::comparison_scatter_svg(*compared.value, title)) &&
+         ok;
+  }
+  return ok ? kExitOk : kExitInputError;
+}
+
+}  // namespace
+
+void add_compare_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<CompareOptions>();
+  CLI::App* command = app.add_subcommand(
+      "compare", "Re-simulate every row of a measurement CSV and report the prediction errors");
+  command
+      ->add_option("--measured", options->measured_path,
+                   "Measurement CSV written by tilesim-measure (bench/measurements/*.csv)")
+      ->required();
+  command->add_option("--hw", options->hardware,
+                      "Hardware to simulate on: a name under configs/hw/ or a path (default: the "
+                      "`study_hardware` of the CSV's JSON sidecar)");
+  command->add_option(
+      "--set", options->assignments,
+      "Override a hardware field, e.g. --set hbm.bandwidth=\"4.8 TB/s\" (repeatable)");
+  command
+      ->add_option("--library-schedule", options->library_schedule,
+                   "How `kernel: library` rows are simulated: `choose` (as `schedule: auto`: a "
+                   "vendor library picks its own algorithm) or `as_measured` (the row's schedule)")
+      ->check(CLI::IsMember({"choose", "as_measured"}))
+      ->capture_default_str();
+  command->add_option("--json", options->json_path,
+                      "Write rows, metrics and schedule choices as JSON to PATH ('-' for stdout)");
+  command->add_option("--svg", options->svg_path,
+                      "Write a log-log scatter of predicted vs measured time to PATH");
+  command->callback([options, &exit_code] { exit_code = run_compare(*options); });
+}
+
+}  // namespace tilesim::cli

@@ -1,0 +1,97 @@
+#include "app/cli/simulate_command.hpp"
+
+#include <iostream>
+#include <memory>
+
+#include "app/cli/cli_context.hpp"
+#include "app/report/chrome_trace.hpp"
+#include "app/report/csv_report.hpp"
+#include "app/report/json_report.hpp"
+#include "app/report/result_table.hpp"
+#include "app/report/timeline_svg.hpp"
+#include "workloads/study_runner.hpp"
+
+namespace tilesim::cli {
+namespace {
+
+struct SimulateOptions {
+  std::string study_path;
+  std::optional<std::string> hardware;
+  std::vector<std::string> assignments;
+  std::string json_path;
+  std::string csv_path;
+  std::string trace_path;
+  std::string timeline_path;
+};
+
+bool write_reports(const SimulateOptions& options, const report::StudyReport& report) {
+  bool ok = true;
+  const bool stdout_taken = options.json_path == "-" || options.csv_path == "-";
+  if (!stdout_taken) std::cout << report::result_table(report);
+  if (!options.json_path.empty()) {
+    ok = write_output(options.json_path, report::json_report(report).dump(2) + "\n") && ok;
+  }
+  if (!options.csv_path.empty()) {
+    ok = write_output(options.csv_path, report::csv_report(report)) && ok;
+  }
+  if (!options.timeline_path.empty()) {
+    ok = write_output(options.timeline_path, report::timeline_svg(report)) && ok;
+  }
+  if (!options.trace_path.empty()) {
+    ok = write_output(options.trace_path, report::chrome_trace(report).dump() + "\n") && ok;
+  }
+  return ok;
+}
+
+int run_simulate(const SimulateOptions& options) {
+  const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
+  config::Loaded<std::vector<hw::FieldOverride>> overrides = parse_overrides(options.assignments);
+  if (!overrides.ok()) {
+    print_diagnostics(overrides.diagnostics);
+    return kExitInputError;
+  }
+  config::Loaded<LoadedStudy> loaded =
+      load_study_and_hardware(options.study_path, options.hardware, *overrides.value, schedules);
+  if (!loaded.ok()) {
+    print_diagnostics(loaded.diagnostics);
+    return kExitInputError;
+  }
+  gpu::SimulationOptions simulation;
+  simulation.record_bandwidth = !options.trace_path.empty();
+  config::Loaded<std::vector<workloads::WorkloadRun>> runs =
+      workloads::run_study(loaded.value->study, loaded.value->hardware, schedules, simulation);
+  if (!runs.ok()) {
+    print_diagnostics(runs.diagnostics);
+    return kExitInputError;
+  }
+  const report::StudyReport report{options.study_path, loaded.value->hardware_reference,
+                                   &loaded.value->hardware, std::move(*runs.value)};
+  return write_reports(options, report) ? kExitOk : kExitInputError;
+}
+
+}  // namespace
+
+void add_simulate_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<SimulateOptions>();
+  CLI::App* command = app.add_subcommand(
+      "simulate", "Simulate every workload of a study YAML and report times and bytes");
+  command
+      ->add_option("study", options->study_path,
+                   "Study YAML (e.g. configs/studies/quickstart.yaml)")
+      ->required();
+  command->add_option("--hw", options->hardware,
+                      "Hardware to use instead of the study's: a name under configs/hw/ or a path");
+  command->add_option(
+      "--set", options->assignments,
+      "Override a hardware field, e.g. --set hbm.bandwidth=\"4.8 TB/s\" (repeatable)");
+  command->add_option("--json", options->json_path, "Write JSON results to PATH ('-' for stdout)");
+  command->add_option("--csv", options->csv_path,
+                      "Write one CSV row per workload to PATH ('-' for stdout)");
+  command->add_option("--timeline", options->timeline_path,
+                      "Write an SVG picture of every SM's CTAs over time to PATH");
+  command->add_option("--trace", options->trace_path,
+                      "Write a Chrome trace to PATH (open in ui.perfetto.dev)");
+  command->callback([options, &exit_code] { exit_code = run_simulate(*options); });
+}
+
+}  // namespace tilesim::cli
