@@ -6,6 +6,21 @@ const std::string& workload_name(const Workload& workload) {
   return std::visit([](const auto& item) -> const std::string& { return item.name; }, workload);
 }
 
+const char* workload_kind(const Workload& workload) {
+  struct Kind {
+    const char* operator()(const GemmWorkload&) const { return "gemm"; }
+    const char* operator()(const AttentionWorkload&) const { return "attention"; }
+    const char* operator()(const GraphWorkload&) const { return "graph"; }
+    const char* operator()(const LayerWorkload&) const { return "layer"; }
+  };
+  return std::visit(Kind{}, workload);
+}
+
+const config::SourceLocation& workload_location(const Workload& workload) {
+  return std::visit([](const auto& item) -> const config::SourceLocation& { return item.where; },
+                    workload);
+}
+
 const std::string& workload_series(const Workload& workload) {
   struct Series {
     const std::string& operator()(const GemmWorkload& gemm) const { return gemm.schedule; }

@@ -24,6 +24,10 @@ struct Study {
 };
 
 const std::string& workload_name(const Workload& workload);
+// "gemm", "attention", "graph" or "layer": the key of the map that sets its size.
+const char* workload_kind(const Workload& workload);
+// Where its entry starts in the study file.
+const config::SourceLocation& workload_location(const Workload& workload);
 // What tells a workload's runs apart in plots: a GEMM's schedule, an attention
 // workload's variant, a graph's or layer's launch mode.
 const std::string& workload_series(const Workload& workload);

@@ -37,13 +37,15 @@ std::vector<WorkloadParameter> gemm_parameters(const GemmWorkload& workload,
   return parameters;
 }
 
-}  // namespace
+// The schedule's plan with the kernel it was lowered for, or why there is none.
+struct LoweredGemm {
+  gpu::KernelPlan plan;
+  hw::KernelProfile kernel;
+};
 
-config::Loaded<WorkloadRun> simulate_gemm(const GemmWorkload& workload,
-                                          const hw::HardwareSpec& spec,
-                                          const GemmScheduleRegistry& schedules,
-                                          const gpu::SimulationOptions& options) {
-  config::Loaded<WorkloadRun> loaded;
+config::Loaded<LoweredGemm> lower_gemm(const GemmWorkload& workload, const hw::HardwareSpec& spec,
+                                       const GemmScheduleRegistry& schedules) {
+  config::Loaded<LoweredGemm> loaded;
   const GemmSchedule* schedule = schedules.find(workload.schedule);
   if (schedule == nullptr) {
     loaded.diagnostics.add(workload.where, workload.name + ".schedule",
@@ -56,17 +58,58 @@ config::Loaded<WorkloadRun> simulate_gemm(const GemmWorkload& workload,
     loaded.diagnostics = std::move(config.diagnostics);
     return loaded;
   }
-  const gpu::KernelPlan plan = schedule->lower(workload, *config.value, spec);
+  loaded.value = LoweredGemm{schedule->lower(workload, *config.value, spec), *config.value};
+  return loaded;
+}
+
+// `auto` with no candidate that fits: the workload's own tile, data-parallel,
+// whose lowering says why.
+GemmWorkload own_tile(GemmWorkload workload) {
+  workload.schedule = "data_parallel";
+  return workload;
+}
+
+// What `compare` and `auto` try; any other schedule is its own single candidate.
+std::vector<GemmWorkload> gemm_candidates(const GemmWorkload& workload,
+                                          const hw::HardwareSpec& spec) {
+  if (workload.schedule == "compare") return compare_candidates(workload);
+  if (workload.schedule == "auto") {
+    std::vector<GemmWorkload> candidates = auto_candidates(workload, spec);
+    return candidates.empty() ? std::vector<GemmWorkload>{own_tile(workload)} : candidates;
+  }
+  return {workload};
+}
+
+}  // namespace
+
+config::Loaded<WorkloadRun> simulate_gemm(const GemmWorkload& workload,
+                                          const hw::HardwareSpec& spec,
+                                          const GemmScheduleRegistry& schedules,
+                                          const gpu::SimulationOptions& options) {
+  config::Loaded<LoweredGemm> lowered = lower_gemm(workload, spec, schedules);
+  if (!lowered.ok()) return {std::nullopt, std::move(lowered.diagnostics)};
+  const hw::KernelProfile& kernel = lowered.value->kernel;
   WorkloadRun run;
   run.name = workload.name;
   run.kind = "gemm";
-  run.schedule = describe_schedule(workload, *config.value, spec);
+  run.schedule = describe_schedule(workload, kernel, spec);
   run.kernel = workload.kernel;
-  run.parameters = gemm_parameters(workload, *config.value);
+  run.parameters = gemm_parameters(workload, kernel);
   run.useful_flops = workload.problem.flops();
-  run.result = gpu::simulate(plan, spec, options);
-  loaded.value = std::move(run);
-  return loaded;
+  run.result = gpu::simulate(lowered.value->plan, spec, options);
+  return {std::move(run), {}};
+}
+
+config::Loaded<gpu::PlanCost> estimate_gemm_cost(const GemmWorkload& workload,
+                                                 const hw::HardwareSpec& spec,
+                                                 const GemmScheduleRegistry& schedules) {
+  gpu::PlanCost cost;
+  for (const GemmWorkload& candidate : gemm_candidates(workload, spec)) {
+    config::Loaded<LoweredGemm> lowered = lower_gemm(candidate, spec, schedules);
+    if (!lowered.ok()) return {std::nullopt, std::move(lowered.diagnostics)};
+    cost += gpu::estimate_plan_cost(lowered.value->plan, spec);
+  }
+  return {cost, {}};
 }
 
 std::vector<std::string> study_schedule_names(const GemmScheduleRegistry& schedules) {
@@ -176,11 +219,7 @@ config::Loaded<std::vector<WorkloadRun>> choose_schedule(const GemmWorkload& wor
                                                          const gpu::SimulationOptions& options) {
   const std::vector<GemmWorkload> candidates = auto_candidates(workload, spec);
   if (candidates.empty()) {
-    // Nothing fits: simulate the workload's own tile to report why.
-    GemmWorkload plain = workload;
-    plain.schedule = "data_parallel";
-    config::Loaded<WorkloadRun> run = simulate_gemm(plain, spec, schedules, options);
-    return {std::nullopt, std::move(run.diagnostics)};
+    return {std::nullopt, lower_gemm(own_tile(workload), spec, schedules).diagnostics};
   }
   gpu::SimulationOptions quick = options;
   quick.record_bandwidth = false;
@@ -217,15 +256,12 @@ config::Loaded<std::vector<WorkloadRun>> run_gemm_workload(const GemmWorkload& w
   return {single_run(std::move(*run.value)), {}};
 }
 
-}  // namespace
-
-config::Loaded<std::vector<WorkloadRun>> run_study(const Study& study, const hw::HardwareSpec& spec,
-                                                   const GemmScheduleRegistry& schedules,
-                                                   const gpu::SimulationOptions& options) {
-  config::Loaded<std::vector<WorkloadRun>> loaded;
-  std::vector<WorkloadRun> runs;
-  for (const Workload& workload : study.workloads) {
-    config::Loaded<std::vector<WorkloadRun>> workload_runs = std::visit(
+config::Loaded<std::vector<WorkloadRun>> run_workload(const Workload& workload, std::size_t index,
+                                                      const hw::HardwareSpec& spec,
+                                                      const GemmScheduleRegistry& schedules,
+                                                      const gpu::SimulationOptions& options) {
+  try {
+    return std::visit(
         [&](const auto& item) -> config::Loaded<std::vector<WorkloadRun>> {
           using T = std::decay_t<decltype(item)>;
           if constexpr (std::is_same_v<T, AttentionWorkload>) {
@@ -239,6 +275,32 @@ config::Loaded<std::vector<WorkloadRun>> run_study(const Study& study, const hw:
           }
         },
         workload);
+  } catch (const gpu::SimulationOverBudget& stopped) {
+    // The estimate before running was within the budget, but the engine spent
+    // more per event than it assumes (docs/limits.md).
+    config::Loaded<std::vector<WorkloadRun>> refused;
+    refused.diagnostics.add(
+        workload_location(workload),
+        fmt::format("workloads[{}].{}", index, workload_kind(workload)),
+        fmt::format("simulation stopped after {:.3g} events of effort, above the budget of {:.3g} "
+                    "(docs/limits.md): many CTAs contend for several full resources at once, "
+                    "which makes every event costly; make it smaller, or raise the budget with "
+                    "--max-events",
+                    stopped.effort_events(), options.max_effort_events));
+    return refused;
+  }
+}
+
+}  // namespace
+
+config::Loaded<std::vector<WorkloadRun>> run_study(const Study& study, const hw::HardwareSpec& spec,
+                                                   const GemmScheduleRegistry& schedules,
+                                                   const gpu::SimulationOptions& options) {
+  config::Loaded<std::vector<WorkloadRun>> loaded;
+  std::vector<WorkloadRun> runs;
+  for (std::size_t i = 0; i < study.workloads.size(); ++i) {
+    config::Loaded<std::vector<WorkloadRun>> workload_runs =
+        run_workload(study.workloads[i], i, spec, schedules, options);
     loaded.diagnostics.append(workload_runs.diagnostics);
     if (workload_runs.ok()) {
       for (WorkloadRun& run : *workload_runs.value) runs.push_back(std::move(run));

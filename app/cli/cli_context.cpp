@@ -3,11 +3,12 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 
+#include "app/report/output_file.hpp"
 #include "workloads/study_loader.hpp"
 #include "workloads/study_runner.hpp"
+#include "workloads/workload_cost.hpp"
 
 namespace tilesim::cli {
 
@@ -71,15 +72,23 @@ config::Loaded<LoadedStudy> load_study_and_hardware(
   return loaded;
 }
 
+void add_max_events_option(CLI::App& command, double& max_events) {
+  command
+      .add_option("--max-events", max_events,
+                  fmt::format("The cost budget: refuse inputs whose simulation is estimated (or, "
+                              "once running, found) to take more than N events (default {:.3g}: "
+                              "seconds and under 2 GiB; docs/limits.md)",
+                              workloads::kDefaultMaxEvents))
+      ->check(CLI::PositiveNumber);
+}
+
 bool write_output(const std::string& path, const std::string& text) {
   if (path == "-") {
     std::cout << text;
     return static_cast<bool>(std::cout);
   }
-  std::ofstream file(path, std::ios::binary);
-  file << text;
-  if (!file) {
-    std::cerr << fmt::format("{}: error: cannot write output file\n", path);
+  if (const std::optional<std::string> problem = report::write_file_atomically(path, text)) {
+    std::cerr << fmt::format("{}: error: {}\n", path, *problem);
     return false;
   }
   return true;

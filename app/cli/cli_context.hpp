@@ -1,6 +1,7 @@
 #pragma once
 // What the commands share: where configs live and how problems reach the user.
 
+#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -13,9 +14,12 @@
 
 namespace tilesim::cli {
 
-// Exit statuses of every command.
+// Exit statuses of every command (README, "Exit status").
 constexpr int kExitOk = 0;
-constexpr int kExitInputError = 1;  // a config, study or output problem (also CLI usage)
+constexpr int kExitInputError = 1;  // a config, study, budget or output problem
+constexpr int kExitUsage = 2;       // a command line tilesim does not understand
+constexpr int kExitInternal = 3;    // a bug: an exception nothing expected
+constexpr int kExitStopped = 130;   // a sweep stopped early (Ctrl-C, SIGTERM, --stop-after)
 
 // configs/ of the source tree, or $TILESIM_CONFIG_DIR when set.
 std::filesystem::path config_dir();
@@ -37,6 +41,9 @@ config::Loaded<LoadedStudy> load_study_and_hardware(
     const std::filesystem::path& study_path, const std::optional<std::string>& hw_override,
     const std::vector<hw::FieldOverride>& overrides,
     const workloads::GemmScheduleRegistry& schedules);
+
+// --max-events: the cost budget of the command (docs/limits.md).
+void add_max_events_option(CLI::App& command, double& max_events);
 
 // Writes `text` to `path`, or to stdout when path is "-"; false with a message on failure.
 bool write_output(const std::string& path, const std::string& text);

@@ -9,6 +9,7 @@
 #include "app/report/comparison_report.hpp"
 #include "workloads/measurement/measured_csv.hpp"
 #include "workloads/measurement/measurement_comparison.hpp"
+#include "workloads/workload_cost.hpp"
 
 namespace tilesim::cli {
 namespace {
@@ -20,6 +21,7 @@ struct CompareOptions {
   std::string library_schedule = "choose";
   std::string json_path;
   std::string svg_path;
+  double max_events = workloads::kDefaultMaxEvents;
 };
 
 // The hardware the measurements name in their JSON sidecar (`study_hardware`),
@@ -69,8 +71,8 @@ int run_compare(const CompareOptions& options) {
   const auto library_schedule = options.library_schedule == "as_measured"
                                     ? workloads::LibrarySchedule::as_measured
                                     : workloads::LibrarySchedule::choose;
-  config::Loaded<std::vector<workloads::ComparedGemm>> compared =
-      workloads::simulate_measured(*rows.value, *hardware.value, schedules, library_schedule);
+  config::Loaded<std::vector<workloads::ComparedGemm>> compared = workloads::simulate_measured(
+      *rows.value, *hardware.value, schedules, library_schedule, options.max_events);
   if (!compared.ok()) {
     print_diagnostics(compared.diagnostics);
     return kExitInputError;
@@ -122,6 +124,7 @@ void add_compare_command(CLI::App& app, int& exit_code) {
                       "Write rows, metrics and schedule choices as JSON to PATH ('-' for stdout)");
   command->add_option("--svg", options->svg_path,
                       "Write a log-log scatter of predicted vs measured time to PATH");
+  add_max_events_option(*command, options->max_events);
   command->callback([options, &exit_code] { exit_code = run_compare(*options); });
 }
 

@@ -26,11 +26,12 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    return app.exit(error);
+    // --help and --version are parse "errors" that succeed.
+    return app.exit(error) == 0 ? tilesim::cli::kExitOk : tilesim::cli::kExitUsage;
   } catch (const std::exception& error) {
     // A bug, not an input problem: say so plainly instead of aborting.
     std::cerr << fmt::format("tilesim: internal error: {}\n", error.what());
-    return 3;
+    return tilesim::cli::kExitInternal;
   }
   return exit_code;
 }

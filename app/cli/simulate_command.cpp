@@ -10,6 +10,7 @@
 #include "app/report/result_table.hpp"
 #include "app/report/timeline_svg.hpp"
 #include "workloads/study_runner.hpp"
+#include "workloads/workload_cost.hpp"
 
 namespace tilesim::cli {
 namespace {
@@ -22,6 +23,7 @@ struct SimulateOptions {
   std::string csv_path;
   std::string trace_path;
   std::string timeline_path;
+  double max_events = workloads::kDefaultMaxEvents;
 };
 
 bool write_reports(const SimulateOptions& options, const report::StudyReport& report) {
@@ -56,8 +58,15 @@ int run_simulate(const SimulateOptions& options) {
     print_diagnostics(loaded.diagnostics);
     return kExitInputError;
   }
+  const config::Diagnostics over_budget = workloads::check_study_cost(
+      loaded.value->study, loaded.value->hardware, schedules, options.max_events);
+  if (!over_budget.empty()) {
+    print_diagnostics(over_budget);
+    return kExitInputError;
+  }
   gpu::SimulationOptions simulation;
   simulation.record_bandwidth = !options.trace_path.empty();
+  simulation.max_effort_events = options.max_events;
   config::Loaded<std::vector<workloads::WorkloadRun>> runs =
       workloads::run_study(loaded.value->study, loaded.value->hardware, schedules, simulation);
   if (!runs.ok()) {
@@ -91,6 +100,7 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
                       "Write an SVG picture of every SM's CTAs over time to PATH");
   command->add_option("--trace", options->trace_path,
                       "Write a Chrome trace to PATH (open in ui.perfetto.dev)");
+  add_max_events_option(*command, options->max_events);
   command->callback([options, &exit_code] { exit_code = run_simulate(*options); });
 }
 

@@ -1,13 +1,21 @@
 #include "app/cli/sweep_command.hpp"
 
+#include <fmt/format.h>
+
+#include <csignal>
+#include <fstream>
+#include <iostream>
 #include <memory>
+#include <sstream>
 #include <thread>
 
 #include "app/cli/cli_context.hpp"
 #include "app/cli/progress_bar.hpp"
 #include "app/report/sweep_csv.hpp"
+#include "app/report/sweep_journal.hpp"
 #include "app/report/sweep_plots.hpp"
 #include "workloads/study_runner.hpp"
+#include "workloads/sweep/sweep_cost.hpp"
 #include "workloads/sweep/sweep_loader.hpp"
 #include "workloads/sweep/sweep_runner.hpp"
 
@@ -21,46 +29,165 @@ struct SweepOptions {
   std::string csv_path;
   std::string svg_path;
   int threads = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  double max_events = workloads::kDefaultMaxEvents;
+  bool resume = false;
+  std::optional<std::size_t> stop_after;
 };
 
-int run_sweep_command(const SweepOptions& options) {
-  const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
-  config::Loaded<std::vector<hw::FieldOverride>> overrides = parse_overrides(options.assignments);
-  if (!overrides.ok()) {
-    print_diagnostics(overrides.diagnostics);
-    return kExitInputError;
+// The signal that asked the sweep to stop (SIGINT, SIGTERM), or 0. A signal
+// handler can reach nothing but a static, so this one flag is one.
+volatile std::sig_atomic_t stop_signal = 0;
+
+extern "C" void request_stop(int signal) {
+  stop_signal = signal;
+  std::signal(signal, SIG_DFL);  // a second Ctrl-C ends the process at once
+}
+
+// Catches SIGINT and SIGTERM while a sweep runs, restoring what was there after.
+class StopOnSignal {
+ public:
+  StopOnSignal()
+      : previous_int_(std::signal(SIGINT, request_stop)),
+        previous_term_(std::signal(SIGTERM, request_stop)) {
+    stop_signal = 0;
   }
-  const workloads::SweepLoadOptions load_options{config_dir(), options.hardware, *overrides.value,
-                                                 workloads::study_schedule_names(schedules)};
+  StopOnSignal(const StopOnSignal&) = delete;
+  StopOnSignal& operator=(const StopOnSignal&) = delete;
+  ~StopOnSignal() {
+    std::signal(SIGINT, previous_int_);
+    std::signal(SIGTERM, previous_term_);
+  }
+
+ private:
+  void (*previous_int_)(int);
+  void (*previous_term_)(int);
+};
+
+std::string file_text(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// Everything the rows depend on: resuming with other inputs is refused.
+std::string fingerprint(const SweepOptions& options) {
+  std::vector<std::string> inputs = {file_text(options.sweep_path), options.hardware.value_or("")};
+  inputs.insert(inputs.end(), options.assignments.begin(), options.assignments.end());
+  return report::sweep_fingerprint(inputs);
+}
+
+config::Loaded<workloads::SweepSpec> load_checked_sweep(
+    const SweepOptions& options, const workloads::GemmScheduleRegistry& schedules) {
+  config::Loaded<std::vector<hw::FieldOverride>> overrides = parse_overrides(options.assignments);
+  if (!overrides.ok()) return {std::nullopt, std::move(overrides.diagnostics)};
+  workloads::SweepLoadOptions load_options{config_dir(), options.hardware, *overrides.value,
+                                           workloads::study_schedule_names(schedules)};
+  load_options.max_events = options.max_events;
   config::Loaded<workloads::SweepSpec> spec =
       workloads::load_sweep(options.sweep_path, load_options);
+  if (!spec.ok()) return spec;
+  config::Diagnostics over_budget =
+      workloads::check_sweep_cost(*spec.value, schedules, options.max_events);
+  if (!over_budget.empty()) return {std::nullopt, std::move(over_budget)};
+  return spec;
+}
+
+// The CSV path that gets rows as jobs finish: a file named by --csv.
+bool journaled(const SweepOptions& options) {
+  return !options.csv_path.empty() && options.csv_path != "-";
+}
+
+int report_stop(const SweepOptions& options, const workloads::SweepSpec& spec,
+                std::size_t jobs_done, const report::SweepJournal* journal) {
+  std::cerr << fmt::format("tilesim: sweep stopped after {} of {} simulations", jobs_done,
+                           spec.jobs.size());
+  if (journal != nullptr) {
+    std::cerr << fmt::format(
+        "; the finished rows are in {}; `tilesim sweep {} --csv {} --resume` "
+        "continues",
+        journal->partial_path().string(), options.sweep_path, options.csv_path);
+  }
+  std::cerr << "\n";
+  return kExitStopped;
+}
+
+int run_sweep_command(const SweepOptions& options) {
+  if (options.resume && !journaled(options)) {
+    std::cerr << "--resume: error: needs --csv PATH, the file the sweep writes its rows to\n";
+    return kExitInputError;
+  }
+  const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
+  const config::Loaded<workloads::SweepSpec> spec = load_checked_sweep(options, schedules);
   if (!spec.ok()) {
     print_diagnostics(spec.diagnostics);
     return kExitInputError;
   }
-  config::Loaded<workloads::SweepResult> result;
+  std::optional<report::SweepJournal> journal;
+  if (journaled(options)) {
+    config::Loaded<report::SweepJournal> opened =
+        options.resume
+            ? report::SweepJournal::resume(*spec.value, options.csv_path, fingerprint(options))
+            : report::SweepJournal::start(*spec.value, options.csv_path, fingerprint(options));
+    if (!opened.ok()) {
+      print_diagnostics(opened.diagnostics);
+      return kExitInputError;
+    }
+    journal = std::move(opened.value);
+  }
+  workloads::SweepResult result;
+  if (journal) {
+    for (const workloads::SweepJobRuns& job : journal->done()) {
+      result.add(job, spec.value->jobs[job.job].point);
+    }
+  }
+  std::optional<std::string> write_problem;
+  config::Loaded<workloads::SweepResult> ran;
   {
+    const StopOnSignal catch_signals;
     ProgressBar progress("simulations");
+    std::size_t started = 0;
     workloads::SweepRunOptions run_options;
     run_options.threads = options.threads;
+    run_options.first_job = journal ? journal->jobs_done() : 0;
+    run_options.max_effort_events = options.max_events;
     run_options.progress = [&progress](std::size_t done, std::size_t total) {
       progress.update(done, total);
     };
-    result = workloads::run_sweep(*spec.value, schedules, run_options);
+    run_options.stop_requested = [&] {
+      return stop_signal != 0 || write_problem.has_value() ||
+             (options.stop_after && started++ >= *options.stop_after);
+    };
+    run_options.on_job = [&](workloads::SweepJobRuns&& job) {
+      if (journal && !write_problem) write_problem = journal->add(job);
+      result.add(job, spec.value->jobs[job.job].point);
+    };
+    ran = workloads::run_sweep(*spec.value, schedules, run_options);
   }
-  if (!result.ok()) {
-    print_diagnostics(result.diagnostics);
+  if (write_problem) {
+    std::cerr << fmt::format("{}: error: {}\n", journal->partial_path().string(), *write_problem);
     return kExitInputError;
   }
+  if (!ran.ok()) {
+    print_diagnostics(ran.diagnostics);
+    return kExitInputError;
+  }
+  result.jobs_done = ran.value->jobs_done;
+  if (result.jobs_done < spec.value->jobs.size()) {
+    return report_stop(options, *spec.value, result.jobs_done, journal ? &*journal : nullptr);
+  }
   bool ok = true;
-  // With neither output named, the CSV goes to stdout.
-  const std::string csv_path =
-      options.csv_path.empty() && options.svg_path.empty() ? "-" : options.csv_path;
-  if (!csv_path.empty()) {
-    ok = write_output(csv_path, report::sweep_csv(*spec.value, *result.value)) && ok;
+  if (journal) {
+    if (const std::optional<std::string> problem = journal->finish()) {
+      std::cerr << fmt::format("{}: error: {}\n", options.csv_path, *problem);
+      ok = false;
+    }
+  } else if (options.csv_path == "-" || options.svg_path.empty()) {
+    // With neither output named, the CSV goes to stdout.
+    ok = write_output("-", report::sweep_csv(*spec.value, result)) && ok;
   }
   if (!options.svg_path.empty()) {
-    ok = write_output(options.svg_path, report::sweep_plot_svg(*spec.value, *result.value)) && ok;
+    ok = write_output(options.svg_path, report::sweep_plot_svg(*spec.value, result)) && ok;
   }
   return ok ? kExitOk : kExitInputError;
 }
@@ -77,7 +204,8 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
       ->required();
   command->add_option("--csv", options->csv_path,
                       "Write one CSV row per point and schedule to PATH ('-' for stdout; the "
-                      "default when --svg is not given)");
+                      "default when --svg is not given). Rows go to PATH.partial as points "
+                      "finish; PATH appears when all are done");
   command->add_option(
       "--svg", options->svg_path,
       "Write the plot to PATH: a line chart for one varied key, a heat map for two");
@@ -89,6 +217,15 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
       "--set", options->assignments,
       "Override a hardware field at every point, e.g. --set hbm.bandwidth=\"4.8 TB/s\" "
       "(repeatable)");
+  command->add_flag("--resume", options->resume,
+                    "Continue a stopped sweep from PATH.partial and PATH.progress (--csv PATH), "
+                    "skipping the points it finished");
+  command
+      ->add_option("--stop-after", options->stop_after,
+                   "Stop cleanly after N more simulations, as Ctrl-C would (exit status 130); "
+                   "--resume continues")
+      ->check(CLI::NonNegativeNumber);
+  add_max_events_option(*command, options->max_events);
   command->callback([options, &exit_code] { exit_code = run_sweep_command(*options); });
 }
 

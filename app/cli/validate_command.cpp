@@ -7,11 +7,9 @@
 #include <memory>
 
 #include "app/cli/cli_context.hpp"
-#include "workloads/attention/attention_lowering.hpp"
-#include "workloads/gemm/gemm_kernel_config.hpp"
-#include "workloads/graph/graph_runner.hpp"
 #include "workloads/study_runner.hpp"
 #include "workloads/sweep/sweep_loader.hpp"
+#include "workloads/workload_cost.hpp"
 
 namespace tilesim::cli {
 namespace {
@@ -44,35 +42,15 @@ config::Diagnostics validate_sweep(const std::string& path,
   return sweep.diagnostics;
 }
 
-// Every variant `compare` would run, or the one named, must be able to lower.
-void validate_attention(const workloads::AttentionWorkload& attention,
-                        const hw::HardwareSpec& hardware, config::Diagnostics& problems) {
-  if (attention.variant != "compare") {
-    problems.append(workloads::lower_attention(attention, hardware).diagnostics);
-    return;
-  }
-  workloads::AttentionWorkload flash = attention;
-  flash.variant = "flash";
-  problems.append(workloads::lower_attention(flash, hardware).diagnostics);
-}
-
 config::Diagnostics validate_study(const std::string& path,
-                                   const workloads::GemmScheduleRegistry& schedules) {
+                                   const workloads::GemmScheduleRegistry& schedules,
+                                   double max_events) {
   config::Loaded<LoadedStudy> loaded = load_study_and_hardware(path, {}, {}, schedules);
   if (!loaded.ok()) return loaded.diagnostics;
-  config::Diagnostics problems;
-  for (const workloads::Workload& workload : loaded.value->study.workloads) {
-    if (const auto* gemm = std::get_if<workloads::GemmWorkload>(&workload)) {
-      problems.append(workloads::resolve_gemm_kernel(*gemm, loaded.value->hardware).diagnostics);
-    } else if (const auto* graph = std::get_if<workloads::GraphWorkload>(&workload)) {
-      problems.append(workloads::check_graph_workload(*graph, loaded.value->hardware, schedules));
-    } else if (const auto* layer = std::get_if<workloads::LayerWorkload>(&workload)) {
-      problems.append(workloads::check_layer_workload(*layer, loaded.value->hardware, schedules));
-    } else {
-      validate_attention(std::get<workloads::AttentionWorkload>(workload), loaded.value->hardware,
-                         problems);
-    }
-  }
+  // Lowering every run the study would make finds what only the hardware
+  // rules out (a tile that does not fit, a variant that does not apply).
+  config::Diagnostics problems = workloads::check_study_cost(
+      loaded.value->study, loaded.value->hardware, schedules, max_events);
   if (problems.empty()) {
     std::cout << fmt::format("{}: ok (study: {} workloads on {})\n", path,
                              loaded.value->study.workloads.size(), loaded.value->hardware.name);
@@ -89,7 +67,7 @@ config::Diagnostics validate_hardware(const std::string& path) {
   return spec.diagnostics;
 }
 
-int run_validate(const std::vector<std::string>& paths) {
+int run_validate(const std::vector<std::string>& paths, double max_events) {
   const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
   config::Diagnostics problems;
   for (const std::string& path : paths) {
@@ -98,7 +76,7 @@ int run_validate(const std::vector<std::string>& paths) {
         problems.append(validate_hardware(path));
         break;
       case FileKind::study:
-        problems.append(validate_study(path, schedules));
+        problems.append(validate_study(path, schedules, max_events));
         break;
       case FileKind::sweep:
         problems.append(validate_sweep(path, schedules));
@@ -113,13 +91,21 @@ int run_validate(const std::vector<std::string>& paths) {
 }  // namespace
 
 void add_validate_command(CLI::App& app, int& exit_code) {
-  auto paths = std::make_shared<std::vector<std::string>>();
+  struct ValidateOptions {
+    std::vector<std::string> paths;
+    double max_events = workloads::kDefaultMaxEvents;
+  };
+  auto options = std::make_shared<ValidateOptions>();
   CLI::App* command = app.add_subcommand(
       "validate",
       "Check hardware, study and sweep YAML files; report every problem with file:line:col");
-  command->add_option("files", *paths, "Hardware (configs/hw/*.yaml), study or sweep YAML files")
+  command
+      ->add_option("files", options->paths,
+                   "Hardware (configs/hw/*.yaml), study or sweep YAML files")
       ->required();
-  command->callback([paths, &exit_code] { exit_code = run_validate(*paths); });
+  add_max_events_option(*command, options->max_events);
+  command->callback(
+      [options, &exit_code] { exit_code = run_validate(options->paths, options->max_events); });
 }
 
 }  // namespace tilesim::cli

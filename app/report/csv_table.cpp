@@ -15,20 +15,21 @@ std::string csv_field(const std::string& text) {
   return quoted;
 }
 
-void append_line(std::string& out, const std::vector<std::string>& fields) {
+}  // namespace
+
+std::string csv_line(const std::vector<std::string>& fields) {
+  std::string out;
   for (std::size_t i = 0; i < fields.size(); ++i) {
     if (i > 0) out.push_back(',');
     out += csv_field(fields[i]);
   }
   out.push_back('\n');
+  return out;
 }
 
-}  // namespace
-
 std::string CsvTable::text() const {
-  std::string out;
-  append_line(out, header);
-  for (const std::vector<std::string>& row : rows) append_line(out, row);
+  std::string out = csv_line(header);
+  for (const std::vector<std::string>& row : rows) out += csv_line(row);
   return out;
 }
 

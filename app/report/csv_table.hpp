@@ -15,4 +15,7 @@ struct CsvTable {
   std::string text() const;
 };
 
+// One line of CsvTable::text(), "\n" included.
+std::string csv_line(const std::vector<std::string>& fields);
+
 }  // namespace tilesim::report

@@ -2,13 +2,47 @@
 // `tilesim sweep --csv`: one row per run (a grid point with a schedule), in grid
 // order: the varied keys' values as set, then the columns of
 // `tilesim simulate --csv` (schedule, shape, tile, time, throughput, bytes).
+//
+// The table grows run by run, so a sweep can write its rows as its points
+// finish, and reads its own text back, so a stopped sweep can resume.
 
 #include <string>
+#include <vector>
 
+#include "hwmodels/diagnostics.hpp"
+#include "workloads/run_summary.hpp"
 #include "workloads/sweep/sweep_runner.hpp"
 #include "workloads/sweep/sweep_spec.hpp"
 
 namespace tilesim::report {
+
+class SweepCsvTable {
+ public:
+  explicit SweepCsvTable(const workloads::SweepSpec& spec) : spec_(&spec) {}
+
+  // Adds a run of grid point `point`. True when it brings a parameter column
+  // the rows so far lack: their lines change, and the text must be rewritten.
+  bool add(const workloads::RunSummary& run, std::size_t point);
+  std::size_t rows() const { return runs_.size(); }
+  const workloads::RunSummary& run(std::size_t row) const { return runs_[row]; }
+
+  std::string header_line() const;
+  std::string row_line(std::size_t row) const;
+  std::string text() const;  // the header and every row
+
+  // The runs of the rows of `text` (written by text()), which must be the
+  // runs of grid points `points`, in order; a problem at `origin`:line:col
+  // when the text is not that.
+  static config::Loaded<std::vector<workloads::RunSummary>> read(
+      const workloads::SweepSpec& spec, const std::string& text, const std::string& origin,
+      const std::vector<std::size_t>& points);
+
+ private:
+  const workloads::SweepSpec* spec_;
+  std::vector<std::string> parameter_columns_;
+  std::vector<workloads::RunSummary> runs_;
+  std::vector<std::size_t> points_;
+};
 
 std::string sweep_csv(const workloads::SweepSpec& spec, const workloads::SweepResult& result);
 

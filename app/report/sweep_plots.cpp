@@ -40,8 +40,8 @@ class RunGrid {
                               PlotMetric metric) const {
     const auto found = runs_.find({series, point});
     if (found == runs_.end()) return std::nullopt;
-    const workloads::WorkloadRun& run = result_.runs[found->second];
-    return metric == PlotMetric::tflops ? run.tflops_per_s() : run.result.time_us();
+    const workloads::RunSummary& run = result_.runs[found->second];
+    return metric == PlotMetric::tflops ? run.tflops : run.time_us;
   }
 
  private:

@@ -31,6 +31,7 @@ void FluidNetwork::enter_bottleneck_mode(ResourceId bottleneck, double level) {
   virtual_at_ = simulator_.now();
   watched_ = shared_;
   for (ResourceId id : watched_) resources_[id].watched = true;
+  simulator_.charge(watched_.size() + unfrozen_.size());
   for (std::uint32_t index : unfrozen_) {
     const Flow& flow = flows_[index];
     if (flow.frozen_by_resource) {
@@ -44,6 +45,7 @@ void FluidNetwork::enter_bottleneck_mode(ResourceId bottleneck, double level) {
 void FluidNetwork::leave_bottleneck_mode() {
   advance_virtual_clock();
   const CapSet bound = std::move(bound_by_cap_);
+  simulator_.charge(bound.size() + watched_.size() + capped_on_bottleneck_.size());
   for (const auto& [cap, index] : bound) {
     Flow& flow = flows_[index];
     flow.progress_left = std::max(flow.virtual_finish - virtual_now_, 0.0) / flow.fair_size;
@@ -76,6 +78,8 @@ void FluidNetwork::bind(std::uint32_t flow_index) {
     resource.usage = std::max(0.0, resource.usage - demand.amount * flow.rate);
     resource.bound_weight += demand.amount / flow.fair_size;
   }
+  // Sorted vectors: an insert or erase moves the entries after it.
+  simulator_.charge(capped_on_bottleneck_.size() + bound_by_cap_.size());
   capped_on_bottleneck_.erase({flow.level_cap, flow_index});
   bound_by_cap_.insert({flow.level_cap, flow_index});
   flow.bound = true;
@@ -97,6 +101,7 @@ void FluidNetwork::unbind(std::uint32_t flow_index) {
     Resource& resource = resources_[demand.resource];
     resource.bound_weight = std::max(0.0, resource.bound_weight - demand.amount / flow.fair_size);
   }
+  simulator_.charge(capped_on_bottleneck_.size() + bound_by_cap_.size());
   bound_by_cap_.erase({flow.level_cap, flow_index});
   capped_on_bottleneck_.insert({flow.level_cap, flow_index});
   set_capped_rate(flow_index, flow.level_cap / flow.fair_size);
@@ -126,7 +131,10 @@ bool FluidNetwork::admit_to_bottleneck(std::uint32_t flow_index) {
   if (!std::isfinite(progress_cap) && !on_bottleneck) return false;  // another resource limits it
   flow.level_cap = progress_cap * flow.fair_size;
   flow.rate = 0;
-  if (on_bottleneck) capped_on_bottleneck_.insert({flow.level_cap, flow_index});
+  if (on_bottleneck) {
+    simulator_.charge(capped_on_bottleneck_.size());
+    capped_on_bottleneck_.insert({flow.level_cap, flow_index});
+  }
   if (std::isfinite(progress_cap)) {
     set_capped_rate(flow_index, progress_cap);
   } else {
@@ -170,6 +178,7 @@ bool FluidNetwork::settle_level() {
 }
 
 bool FluidNetwork::watched_resources_fit() const {
+  simulator_.charge(watched_.size());
   return std::all_of(watched_.begin(), watched_.end(), [this](ResourceId id) {
     const Resource& resource = resources_[id];
     return id == bottleneck_ || resource.usage + level_ * resource.bound_weight <=

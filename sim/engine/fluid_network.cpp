@@ -220,7 +220,11 @@ void FluidNetwork::recompute_all_rates() {
   std::size_t frozen_count = 0;
   double level = 0;
   double fill_level = 0;  // where the first shared resource filled
+  // Charged to the simulator's effort: with many shared resources filling at
+  // different levels, rounds times resources grows as the square of the flows.
+  simulator_.charge(flows_.size() + unfrozen_.size());
   while (frozen_count < unfrozen_.size()) {
+    simulator_.charge(2 * shared_.size());
     while (flows_[caps_.front().second].frozen) pop_cap();
     double resource_level = kUncapped;
     for (ResourceId id : shared_) {
@@ -253,6 +257,8 @@ void FluidNetwork::recompute_all_rates() {
       }
     }
     if (filled) {
+      // Every unfrozen flow's demands are looked at: a handful each.
+      simulator_.charge(4 * unfrozen_.size());
       if (fill_level == 0) fill_level = level;
       frozen_count += freeze_flows_on_saturated_resources(level);
     }
@@ -368,8 +374,10 @@ void FluidNetwork::complete_due_flows(std::uint64_t wakeup) {
 void FluidNetwork::finish_flow(std::uint32_t flow_index) {
   Flow& flow = flows_[flow_index];
   if (flow.bound) {
+    simulator_.charge(bound_by_cap_.size());
     bound_by_cap_.erase({flow.level_cap, flow_index});
   } else if (mode_ == Mode::bottleneck && touches(flow, bottleneck_)) {
+    simulator_.charge(capped_on_bottleneck_.size());
     capped_on_bottleneck_.erase({flow.level_cap, flow_index});
   }
   for (const FlowDemand& demand : flow.demands) {

@@ -19,6 +19,8 @@
 //   or end costs O(log flows) plus the flows that cross the level.
 // - general: anything else; the whole allocation is recomputed on every change
 //   (O(flows x demands) per round of progressive filling).
+// Work beyond O(log flows) is charged to the Simulator (Simulator::charge), so
+// that a run's cost can be bounded.
 // The modes give the same allocation (to rounding); `Updates::full_recompute`
 // always takes the general path, as a reference for tests.
 

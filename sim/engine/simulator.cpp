@@ -24,8 +24,9 @@ void Simulator::schedule_at(SimTime when, EventPriority priority, Action action)
   std::push_heap(queue_.begin(), queue_.end(), RunsLater{});
 }
 
-void Simulator::run() {
+bool Simulator::run() {
   while (!queue_.empty()) {
+    if (effort() > effort_limit_) return false;
     std::pop_heap(queue_.begin(), queue_.end(), RunsLater{});
     const Key key = queue_.back();
     queue_.pop_back();
@@ -35,6 +36,7 @@ void Simulator::run() {
     free_slots_.push_back(key.slot);
     action();
   }
+  return true;
 }
 
 }  // namespace tilesim::sim

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <vector>
 
 #include "sim/engine/sim_time.hpp"
@@ -28,9 +29,23 @@ class Simulator {
   void schedule_after(SimTime delay, EventPriority priority, Action action) {
     schedule_at(now_ + delay, priority, std::move(action));
   }
-  // Runs until the queue is empty.
-  void run();
+  // Runs until the queue is empty (true), or until effort() exceeds the
+  // limit (false: the remaining events are left in the queue).
+  bool run();
   std::uint64_t events_processed() const { return events_processed_; }
+
+  // Work a model does beyond the event that triggers it, in elementary
+  // operations (e.g. flows visited while recomputing shared rates), so that a
+  // run's cost can be bounded however the model spends it.
+  void charge(std::uint64_t operations) { operations_ += operations; }
+  // The run's cost so far, in events: every event counts one, and every
+  // kOperationsPerEvent charged operations one more (about the same time).
+  static constexpr double kOperationsPerEvent = 256;
+  double effort() const {
+    return static_cast<double>(events_processed_) +
+           static_cast<double>(operations_) / kOperationsPerEvent;
+  }
+  void set_effort_limit(double limit) { effort_limit_ = limit; }
 
  private:
   // The heap orders small keys; actions wait in slots, so sifting moves 24
@@ -52,6 +67,8 @@ class Simulator {
   SimTime now_;
   std::uint64_t next_sequence_ = 0;
   std::uint64_t events_processed_ = 0;
+  std::uint64_t operations_ = 0;
+  double effort_limit_ = std::numeric_limits<double>::infinity();
 };
 
 }  // namespace tilesim::sim

@@ -41,6 +41,7 @@ class GpuRun {
         scheduler_(spec.sm),
         executor_(simulator_, resources_, spec),
         dependency_gap_(dependency_gap(spec.launch)) {
+    simulator_.set_effort_limit(options.max_effort_events);
     if (options.record_bandwidth) {
       resources_.network().set_reallocation_observer([this] { sample_bandwidth(); });
     }
@@ -58,7 +59,7 @@ class GpuRun {
       simulator_.schedule_at(timings[i].arrival, sim::EventPriority::normal,
                              [this, i] { kernel_arrived(i); });
     }
-    simulator_.run();
+    if (!simulator_.run()) throw SimulationOverBudget(simulator_.effort());
     for (std::size_t i = 0; i < kernels_.size(); ++i) {
       if (!kernels_[i].finished) {
         throw std::logic_error("simulation ended with unfinished CTAs in " + plan_.kernels[i].name);
@@ -249,6 +250,11 @@ class GpuRun {
 };
 
 }  // namespace
+
+SimulationOverBudget::SimulationOverBudget(double effort_events)
+    : std::runtime_error(
+          fmt::format("simulation stopped after {:.3g} events of effort", effort_events)),
+      effort_events_(effort_events) {}
 
 SimulationResult simulate(const KernelPlan& plan, const hw::HardwareSpec& spec,
                           const SimulationOptions& options) {

@@ -3,6 +3,9 @@
 // issue, launch latency, stream order), the block scheduler dispatching CTAs in
 // launch order to SMs with room, and the CTA programs on the shared resources.
 
+#include <limits>
+#include <stdexcept>
+
 #include "hwmodels/hardware_spec.hpp"
 #include "sim/gpu/kernel_plan.hpp"
 #include "sim/gpu/simulation_result.hpp"
@@ -11,6 +14,19 @@ namespace tilesim::gpu {
 
 struct SimulationOptions {
   bool record_bandwidth = false;  // HBM/L2 bandwidth samples, for traces
+  // The run stops with SimulationOverBudget once the engine's effort, in
+  // events (sim::Simulator::effort), exceeds this.
+  double max_effort_events = std::numeric_limits<double>::infinity();
+};
+
+// A run stopped at SimulationOptions::max_effort_events.
+class SimulationOverBudget : public std::runtime_error {
+ public:
+  explicit SimulationOverBudget(double effort_events);
+  double effort_events() const { return effort_events_; }
+
+ private:
+  double effort_events_;
 };
 
 SimulationResult simulate(const KernelPlan& plan, const hw::HardwareSpec& spec,

@@ -15,6 +15,7 @@
 #include "tests/support/shipped_hardware.hpp"
 #include "workloads/measurement/measured_csv.hpp"
 #include "workloads/measurement/measurement_comparison.hpp"
+#include "workloads/workload_cost.hpp"
 
 namespace tilesim::validation {
 namespace {
@@ -44,7 +45,8 @@ class H100GemmAccuracy : public ::testing::Test {
     ASSERT_TRUE(rows.ok()) << rows.diagnostics.format();
     const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm.measured");
     auto compared = workloads::simulate_measured(*rows.value, spec, schedules,
-                                                 workloads::LibrarySchedule::choose);
+                                                 workloads::LibrarySchedule::choose,
+                                                 workloads::kDefaultMaxEvents);
     ASSERT_TRUE(compared.ok()) << compared.diagnostics.format();
     compared_ = std::move(*compared.value);
     summary_ = report::summarize_comparison(compared_);

@@ -56,22 +56,21 @@ config::Loaded<WorkloadRun> simulate_variant(const AttentionWorkload& workload,
   return {std::move(run), {}};
 }
 
-config::Loaded<std::vector<WorkloadRun>> compare_variants(const AttentionWorkload& workload,
-                                                          const hw::HardwareSpec& spec,
-                                                          const gpu::SimulationOptions& options) {
+// The workload as each variant it runs as: its own, or with `compare` every
+// variant that applies to the shape (only FlashDecoding keeps `splits`).
+std::vector<AttentionWorkload> attention_candidates(const AttentionWorkload& workload,
+                                                    const hw::HardwareSpec& spec) {
+  if (workload.variant != "compare") return {workload};
   const AttentionVariantRegistry variants = builtin_attention_variants();
-  std::vector<WorkloadRun> runs;
+  std::vector<AttentionWorkload> candidates;
   for (const std::string& name : variants.names()) {
     AttentionWorkload candidate = workload;
     candidate.variant = name;
     if (!variants.find(name)->unsupported_reason(candidate, spec).empty()) continue;
     if (name != "flash_decoding") candidate.splits.reset();
-    config::Loaded<WorkloadRun> run = simulate_variant(candidate, spec, options);
-    if (!run.ok()) return {std::nullopt, std::move(run.diagnostics)};
-    run.value->name = workload.name + "/" + name;
-    runs.push_back(std::move(*run.value));
+    candidates.push_back(std::move(candidate));
   }
-  return {std::move(runs), {}};
+  return candidates;
 }
 
 }  // namespace
@@ -79,10 +78,27 @@ config::Loaded<std::vector<WorkloadRun>> compare_variants(const AttentionWorkloa
 config::Loaded<std::vector<WorkloadRun>> run_attention_workload(
     const AttentionWorkload& workload, const hw::HardwareSpec& spec,
     const gpu::SimulationOptions& options) {
-  if (workload.variant == "compare") return compare_variants(workload, spec, options);
-  config::Loaded<WorkloadRun> run = simulate_variant(workload, spec, options);
-  if (!run.ok()) return {std::nullopt, std::move(run.diagnostics)};
-  return {single_run(std::move(*run.value)), {}};
+  std::vector<WorkloadRun> runs;
+  for (const AttentionWorkload& candidate : attention_candidates(workload, spec)) {
+    config::Loaded<WorkloadRun> run = simulate_variant(candidate, spec, options);
+    if (!run.ok()) return {std::nullopt, std::move(run.diagnostics)};
+    if (workload.variant == "compare") run.value->name = workload.name + "/" + candidate.variant;
+    runs.push_back(std::move(*run.value));
+  }
+  return {std::move(runs), {}};
+}
+
+config::Loaded<gpu::PlanCost> estimate_attention_cost(const AttentionWorkload& workload,
+                                                      const hw::HardwareSpec& spec) {
+  gpu::PlanCost cost;
+  for (const AttentionWorkload& candidate : attention_candidates(workload, spec)) {
+    config::Loaded<AttentionLowering> lowering = lower_attention_variant(candidate, spec);
+    if (!lowering.ok()) return {std::nullopt, std::move(lowering.diagnostics)};
+    gpu::KernelPlan plan;
+    plan.kernels = std::move(lowering.value->kernels);
+    cost += gpu::estimate_plan_cost(plan, spec);
+  }
+  return {cost, {}};
 }
 
 }  // namespace tilesim::workloads

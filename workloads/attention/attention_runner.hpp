@@ -8,6 +8,7 @@
 #include "hwmodels/diagnostics.hpp"
 #include "hwmodels/hardware_spec.hpp"
 #include "sim/gpu/gpu_simulation.hpp"
+#include "sim/gpu/plan_cost.hpp"
 #include "workloads/attention/attention_workload.hpp"
 #include "workloads/workload_run.hpp"
 
@@ -16,5 +17,10 @@ namespace tilesim::workloads {
 config::Loaded<std::vector<WorkloadRun>> run_attention_workload(
     const AttentionWorkload& workload, const hw::HardwareSpec& spec,
     const gpu::SimulationOptions& options = {});
+
+// What simulating the workload costs (every variant `compare` runs), from the
+// lowered kernels, and the problems that keep a variant from lowering.
+config::Loaded<gpu::PlanCost> estimate_attention_cost(const AttentionWorkload& workload,
+                                                      const hw::HardwareSpec& spec);
 
 }  // namespace tilesim::workloads

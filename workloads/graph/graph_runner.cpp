@@ -108,17 +108,40 @@ config::Loaded<std::vector<WorkloadRun>> run_layer_workload(const LayerWorkload&
   return {std::move(runs), {}};
 }
 
-config::Diagnostics check_graph_workload(const GraphWorkload& workload,
-                                         const hw::HardwareSpec& spec,
-                                         const GemmScheduleRegistry& schedules) {
-  return lower_kernel_graph(workload.graph, gpu::LaunchMode::eager, spec, schedules).diagnostics;
+namespace {
+
+// The same kernels whatever the launch mode: one plan's cost per launch run.
+config::Loaded<gpu::PlanCost> estimate_graph_runs(const KernelGraph& graph,
+                                                  const std::string& launch,
+                                                  const hw::HardwareSpec& spec,
+                                                  const GemmScheduleRegistry& schedules) {
+  config::Loaded<LoweredGraph> lowered =
+      lower_kernel_graph(graph, gpu::LaunchMode::eager, spec, schedules);
+  if (!lowered.ok()) return {std::nullopt, std::move(lowered.diagnostics)};
+  const auto runs = static_cast<double>(choices(launch, {"eager", "cuda_graph"}).size());
+  return {gpu::estimate_plan_cost(lowered.value->plan, spec).scaled(runs), {}};
 }
 
-config::Diagnostics check_layer_workload(const LayerWorkload& workload,
-                                         const hw::HardwareSpec& spec,
-                                         const GemmScheduleRegistry& schedules) {
-  const KernelGraph graph = decoder_layer_graph(workload.shape, false, workload.where);
-  return lower_kernel_graph(graph, gpu::LaunchMode::eager, spec, schedules).diagnostics;
+}  // namespace
+
+config::Loaded<gpu::PlanCost> estimate_graph_cost(const GraphWorkload& workload,
+                                                  const hw::HardwareSpec& spec,
+                                                  const GemmScheduleRegistry& schedules) {
+  return estimate_graph_runs(workload.graph, workload.launch, spec, schedules);
+}
+
+config::Loaded<gpu::PlanCost> estimate_layer_cost(const LayerWorkload& workload,
+                                                  const hw::HardwareSpec& spec,
+                                                  const GemmScheduleRegistry& schedules) {
+  gpu::PlanCost cost;
+  for (const std::string& fused : choices(workload.fused, {"true", "false"})) {
+    const KernelGraph graph = decoder_layer_graph(workload.shape, fused == "true", workload.where);
+    config::Loaded<gpu::PlanCost> runs =
+        estimate_graph_runs(graph, workload.launch, spec, schedules);
+    if (!runs.ok()) return runs;
+    cost += *runs.value;
+  }
+  return {cost, {}};
 }
 
 }  // namespace tilesim::workloads

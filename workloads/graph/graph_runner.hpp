@@ -8,6 +8,7 @@
 #include "hwmodels/diagnostics.hpp"
 #include "hwmodels/hardware_spec.hpp"
 #include "sim/gpu/gpu_simulation.hpp"
+#include "sim/gpu/plan_cost.hpp"
 #include "workloads/gemm/gemm_schedule.hpp"
 #include "workloads/graph/graph_workload.hpp"
 #include "workloads/workload_run.hpp"
@@ -22,13 +23,14 @@ config::Loaded<std::vector<WorkloadRun>> run_layer_workload(
     const LayerWorkload& workload, const hw::HardwareSpec& spec,
     const GemmScheduleRegistry& schedules, const gpu::SimulationOptions& options = {});
 
-// Lowers without simulating, for `tilesim validate`: the problems a run would
-// report (kernel profiles, attention variants that do not apply, ...).
-config::Diagnostics check_graph_workload(const GraphWorkload& workload,
-                                         const hw::HardwareSpec& spec,
-                                         const GemmScheduleRegistry& schedules);
-config::Diagnostics check_layer_workload(const LayerWorkload& workload,
-                                         const hw::HardwareSpec& spec,
-                                         const GemmScheduleRegistry& schedules);
+// What simulating the workload costs (every launch mode and fusion `compare`
+// runs), from its lowered plan, and the problems that keep it from lowering
+// (kernel profiles, attention variants that do not apply, ...).
+config::Loaded<gpu::PlanCost> estimate_graph_cost(const GraphWorkload& workload,
+                                                  const hw::HardwareSpec& spec,
+                                                  const GemmScheduleRegistry& schedules);
+config::Loaded<gpu::PlanCost> estimate_layer_cost(const LayerWorkload& workload,
+                                                  const hw::HardwareSpec& spec,
+                                                  const GemmScheduleRegistry& schedules);
 
 }  // namespace tilesim::workloads

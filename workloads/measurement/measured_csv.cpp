@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "workloads/measurement/csv_fields.hpp"
 #include "workloads/study_loader.hpp"
 
 namespace tilesim::workloads {
@@ -38,36 +39,6 @@ const std::map<std::string, std::string> kStudyKeyOfColumn = {
     {"stream_k_mode", "stream_k_mode"},
     {"fixup", "fixup"},
 };
-
-// RFC 4180 fields of one line (quotes around a field, "" inside one).
-std::vector<std::string> split_fields(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-      fields.back() += '"';
-      ++i;
-    } else if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
-  }
-  return fields;
-}
-
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream stream(text);
-  for (std::string line; std::getline(stream, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    lines.push_back(line);
-  }
-  return lines;
-}
 
 std::string yaml_quoted(const std::string& text) {
   std::string quoted = "\"";
@@ -108,7 +79,7 @@ class CsvReader {
       return std::nullopt;
     }
     Header header;
-    header.names = split_fields(lines.front());
+    header.names = split_csv_fields(lines.front());
     for (std::size_t i = 0; i < header.names.size(); ++i) {
       header.column_of.emplace(header.names[i], static_cast<int>(i));
     }
@@ -133,7 +104,7 @@ class CsvReader {
     for (std::size_t i = 1; i < lines.size(); ++i) {
       if (lines[i].empty()) continue;
       const int line = static_cast<int>(i) + 1;
-      const std::vector<std::string> fields = split_fields(lines[i]);
+      const std::vector<std::string> fields = split_csv_fields(lines[i]);
       if (fields.size() != header.names.size()) {
         problem(line, 1, "row",
                 fmt::format("{} fields, but the header names {} columns", fields.size(),
@@ -224,7 +195,7 @@ config::Loaded<std::vector<MeasuredGemm>> read_measured_csv_text(
     const std::vector<std::string>& gemm_schedules) {
   config::Loaded<std::vector<MeasuredGemm>> loaded;
   CsvReader reader(origin, loaded.diagnostics);
-  const std::vector<std::string> lines = split_lines(text);
+  const std::vector<std::string> lines = split_csv_lines(text);
   const std::optional<Header> header = reader.read_header(lines);
   if (!header) return loaded;
   std::vector<MeasuredGemm> rows;

@@ -1,13 +1,15 @@
 #include "workloads/measurement/measurement_comparison.hpp"
 
 #include "workloads/study_runner.hpp"
+#include "workloads/workload_cost.hpp"
 
 namespace tilesim::workloads {
 
 config::Loaded<std::vector<ComparedGemm>> simulate_measured(const std::vector<MeasuredGemm>& rows,
                                                             const hw::HardwareSpec& spec,
                                                             const GemmScheduleRegistry& schedules,
-                                                            LibrarySchedule library_schedule) {
+                                                            LibrarySchedule library_schedule,
+                                                            double max_events) {
   Study study;
   for (const MeasuredGemm& row : rows) {
     GemmWorkload workload = row.workload;
@@ -16,10 +18,12 @@ config::Loaded<std::vector<ComparedGemm>> simulate_measured(const std::vector<Me
     }
     study.workloads.emplace_back(std::move(workload));
   }
-  gpu::SimulationOptions options;
-  options.record_bandwidth = false;
-  config::Loaded<std::vector<WorkloadRun>> runs = run_study(study, spec, schedules, options);
   config::Loaded<std::vector<ComparedGemm>> compared;
+  compared.diagnostics = check_study_cost(study, spec, schedules, max_events);
+  if (!compared.diagnostics.empty()) return compared;
+  gpu::SimulationOptions options;
+  options.max_effort_events = max_events;
+  config::Loaded<std::vector<WorkloadRun>> runs = run_study(study, spec, schedules, options);
   compared.diagnostics = std::move(runs.diagnostics);
   if (!runs.ok()) return compared;
   std::vector<ComparedGemm> result;

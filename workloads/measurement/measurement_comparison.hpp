@@ -24,9 +24,12 @@ struct ComparedGemm {
   double predicted_us = 0;
 };
 
+// Rows whose simulation would cost more than `max_events` (docs/limits.md)
+// are refused before any runs.
 config::Loaded<std::vector<ComparedGemm>> simulate_measured(const std::vector<MeasuredGemm>& rows,
                                                             const hw::HardwareSpec& spec,
                                                             const GemmScheduleRegistry& schedules,
-                                                            LibrarySchedule library_schedule);
+                                                            LibrarySchedule library_schedule,
+                                                            double max_events);
 
 }  // namespace tilesim::workloads

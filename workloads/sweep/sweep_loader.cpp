@@ -10,6 +10,7 @@
 #include "hwmodels/yaml_file.hpp"
 #include "hwmodels/yaml_schema.hpp"
 #include "workloads/sweep/sweep_axis_reader.hpp"
+#include "workloads/sweep/sweep_cost.hpp"
 #include "workloads/sweep/sweep_hardware.hpp"
 #include "workloads/sweep/sweep_point_study.hpp"
 
@@ -95,6 +96,19 @@ bool takes_schedules(const YAML::Node& workload) {
   return !workload.IsMap() || (!workload["graph"] && !workload["layer"]);
 }
 
+std::size_t simulation_count(const std::vector<SweepAxis>& axes,
+                             const std::vector<PointSchedule>& schedules) {
+  std::size_t simulations = std::max<std::size_t>(schedules.size(), 1);
+  for (const SweepAxis& axis : axes) simulations *= axis.values.size();
+  return simulations;
+}
+
+// Checking a point takes about as long as simulating a small one, so a sweep
+// too large for the budget is refused before its points are checked.
+bool fits_budget(std::size_t simulations, const SweepLoadOptions& options) {
+  return static_cast<double>(simulations) * kEventsPerSweepSimulation <= options.max_events;
+}
+
 // Checks that need the whole file: keys set twice, conflicting options, size.
 void check_combination(const YAML::Node& workload, const std::vector<SweepAxis>& axes,
                        const std::vector<PointSchedule>& schedules, const std::string& file,
@@ -128,13 +142,14 @@ void check_combination(const YAML::Node& workload, const std::vector<SweepAxis>&
       }
     }
   }
-  std::size_t simulations = std::max<std::size_t>(schedules.size(), 1);
-  for (const SweepAxis& axis : axes) simulations *= axis.values.size();
-  if (simulations > kMaxSweepSimulations && !axes.empty()) {
-    diagnostics.add(axes.front().key_source.where, "vary",
-                    fmt::format("the sweep asks for {} simulations (points x schedules); at most "
-                                "{} are allowed",
-                                simulations, kMaxSweepSimulations));
+  if (!fits_budget(simulation_count(axes, schedules), options) && !axes.empty()) {
+    diagnostics.add(
+        axes.front().key_source.where, "vary",
+        fmt::format("the sweep asks for {} simulations (points x schedules); each costs at least "
+                    "{} events of the budget of {:.3g} (docs/limits.md), so at most {:.0f} fit; "
+                    "raise it with --max-events",
+                    simulation_count(axes, schedules), kEventsPerSweepSimulation,
+                    options.max_events, options.max_events / kEventsPerSweepSimulation));
   }
 }
 
@@ -194,7 +209,7 @@ class PointReader {
           }
         } else if (!first_point.contains(text)) {
           const std::string message =
-              fmt::format("{} (at {})", problem.message, point_description(point));
+              fmt::format("{} (at {})", problem.message, spec_.point_description(point));
           if (reported.insert(text + message).second) {
             fresh.add(problem.where, problem.key_path, message);
           }
@@ -226,17 +241,6 @@ class PointReader {
   static std::string problem_text(const config::Diagnostic& problem) {
     return fmt::format("{}:{}:{}:{}:{}", problem.where.file, problem.where.line,
                        problem.where.column, problem.key_path, problem.message);
-  }
-
-  // "gemm.m = 256, hw.l2.capacity = 25 MiB"
-  std::string point_description(std::size_t point) const {
-    const std::vector<std::size_t> indices = spec_.value_indices(point);
-    std::vector<std::string> parts;
-    for (std::size_t axis = 0; axis < spec_.axes.size(); ++axis) {
-      parts.push_back(fmt::format("{} = {}", spec_.axes[axis].key,
-                                  spec_.axes[axis].values[indices[axis]].text));
-    }
-    return fmt::format("{}", fmt::join(parts, ", "));
   }
 
   void read_point(std::size_t point, const std::vector<PointSchedule>& schedules,
@@ -277,7 +281,7 @@ class PointReader {
     if (point_schedules.empty()) point_schedules.emplace_back();
     for (const std::optional<PointSchedule>& schedule : point_schedules) {
       config::Loaded<Workload> workload = study_.load(
-          settings, schedule, spec, spec_.axes.size() > 1 ? point_description(point) : "");
+          settings, schedule, spec, spec_.axes.size() > 1 ? spec_.point_description(point) : "");
       for (const config::Diagnostic& problem : workload.diagnostics.items()) {
         if (!about_stand_in(problem))
           problems.add(problem.where, problem.key_path, problem.message);
@@ -341,9 +345,8 @@ config::Loaded<SweepSpec> read_sweep(const std::optional<YAML::Node>& root, cons
         }
         // Points are checked even when the file has other problems, so that every
         // problem is reported at once; entries with a bad key are left out.
-        const std::size_t simulations =
-            spec.point_count() * std::max<std::size_t>(schedules.size(), 1);
-        if (workload != values.end() && simulations <= kMaxSweepSimulations) {
+        if (workload != values.end() &&
+            fits_budget(simulation_count(spec.axes, schedules), options)) {
           PointReader points(spec, axes.unchecked, workload->second.node, file, options, problems);
           points.resolve_hardware(sweep);
           points.read_points(schedules);

@@ -25,17 +25,18 @@
 #include "hwmodels/hardware_loader.hpp"
 #include "hwmodels/schema_markdown.hpp"
 #include "workloads/sweep/sweep_spec.hpp"
+#include "workloads/workload_cost.hpp"
 
 namespace tilesim::workloads {
-
-// Simulations (points x schedules) one sweep may ask for.
-inline constexpr std::size_t kMaxSweepSimulations = 100000;
 
 struct SweepLoadOptions {
   std::filesystem::path config_dir;              // configs/: hardware names live in hw/
   std::optional<std::string> hardware_override;  // --hw: instead of the file's `hardware`
   std::vector<hw::FieldOverride> overrides;      // --set: applied to every point
   std::vector<std::string> schedule_names;       // what `schedules:` may name
+  // The cost budget (docs/limits.md): a sweep whose simulations cannot fit is
+  // refused before its points are checked.
+  double max_events = kDefaultMaxEvents;
 };
 
 config::Loaded<SweepSpec> load_sweep(const std::filesystem::path& path,

@@ -1,30 +1,56 @@
 #include "workloads/sweep/sweep_runner.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <exception>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "workloads/study_runner.hpp"
+#include "workloads/sweep/sweep_cost.hpp"
 
 namespace tilesim::workloads {
 
 namespace {
 
+// What a job left: its runs in summary, or its problems, or the exception of a bug.
+struct FinishedJob {
+  config::Loaded<SweepJobRuns> runs;
+  std::exception_ptr crash;
+};
+
 // A job as a one-workload study, so that `auto` and `compare` work as in a study.
-config::Loaded<std::vector<WorkloadRun>> run_job(const SweepSpec& spec, const SweepJob& job,
-                                                 const GemmScheduleRegistry& schedules) {
-  Study study;
-  study.source_path = spec.source_path;
-  study.workloads.emplace_back(job.workload);
-  return run_study(study, spec.hardware.at(job.hardware), schedules);
+FinishedJob run_job(const SweepSpec& spec, std::size_t index, const GemmScheduleRegistry& schedules,
+                    const SweepRunOptions& options) {
+  FinishedJob finished;
+  try {
+    const SweepJob& job = spec.jobs[index];
+    Study study;
+    study.source_path = spec.source_path;
+    study.workloads.emplace_back(job.workload);
+    gpu::SimulationOptions simulation;
+    simulation.max_effort_events = options.max_effort_events;
+    config::Loaded<std::vector<WorkloadRun>> runs =
+        run_study(study, spec.hardware.at(job.hardware), schedules, simulation);
+    finished.runs.diagnostics = at_sweep_point(spec, job.point, runs.diagnostics);
+    if (runs.ok()) {
+      SweepJobRuns done;
+      done.job = index;
+      for (const WorkloadRun& run : *runs.value) {
+        done.series.push_back(sweep_run_series(job, run.schedule, runs.value->size()));
+        done.runs.push_back(summarize(run));
+      }
+      finished.runs.value = std::move(done);
+    }
+  } catch (...) {
+    finished.crash = std::current_exception();
+  }
+  return finished;
 }
 
-// The series of one of several runs of a job (`compare`): the schedule simulated,
-// less the settings chosen per point ("split_k:serial:splits=5" -> "split_k:serial"),
-// so that a candidate is one line across the points.
-std::string candidate_series(const std::string& schedule) {
+// "split_k:serial:splits=5" -> "split_k:serial".
+std::string without_settings(const std::string& schedule) {
   std::string series;
   std::size_t start = 0;
   while (start <= schedule.size()) {
@@ -36,24 +62,89 @@ std::string candidate_series(const std::string& schedule) {
   return series;
 }
 
+// Hands finished jobs on in job order; a job that fails (or crashes) ends
+// the sweep after the jobs before it.
+class InOrderDelivery {
+ public:
+  InOrderDelivery(const SweepSpec& spec, const SweepRunOptions& options)
+      : spec_(spec), options_(options), next_(options.first_job) {
+    result_.jobs_done = options.first_job;
+  }
+
+  // False once nothing more is to be handed on.
+  bool accepting() const { return !failed_; }
+
+  void finished(std::size_t job, FinishedJob&& outcome) {
+    waiting_.emplace(job, std::move(outcome));
+    while (!failed_ && !waiting_.empty() && waiting_.begin()->first == next_) {
+      FinishedJob done = std::move(waiting_.begin()->second);
+      waiting_.erase(waiting_.begin());
+      if (done.crash || !done.runs.ok()) {
+        failed_ = true;
+        crash_ = done.crash;
+        problems_ = std::move(done.runs.diagnostics);
+        waiting_.clear();
+        return;
+      }
+      result_.add(*done.runs.value, spec_.jobs[next_].point);
+      if (options_.on_job) options_.on_job(std::move(*done.runs.value));
+      result_.jobs_done = ++next_;
+    }
+  }
+
+  config::Loaded<SweepResult> take() && {
+    if (crash_) std::rethrow_exception(crash_);
+    if (failed_) return {std::nullopt, std::move(problems_)};
+    return {std::move(result_), {}};
+  }
+
+ private:
+  const SweepSpec& spec_;
+  const SweepRunOptions& options_;
+  std::size_t next_;  // the job to hand on next
+  std::map<std::size_t, FinishedJob> waiting_;
+  SweepResult result_;
+  bool failed_ = false;
+  std::exception_ptr crash_;
+  config::Diagnostics problems_;
+};
+
 }  // namespace
+
+std::string sweep_run_series(const SweepJob& job, const std::string& run_schedule,
+                             std::size_t runs_in_job) {
+  return runs_in_job > 1 ? without_settings(run_schedule) : workload_series(job.workload);
+}
+
+void SweepResult::add(const SweepJobRuns& job, std::size_t point) {
+  for (std::size_t i = 0; i < job.runs.size(); ++i) {
+    runs.push_back(job.runs[i]);
+    run_points.push_back(point);
+    run_series.push_back(job.series[i]);
+  }
+}
 
 config::Loaded<SweepResult> run_sweep(const SweepSpec& spec, const GemmScheduleRegistry& schedules,
                                       const SweepRunOptions& options) {
   const std::size_t total = spec.jobs.size();
-  std::vector<config::Loaded<std::vector<WorkloadRun>>> results(total);
-  std::vector<std::exception_ptr> failures(total);
-  std::atomic<std::size_t> next_job{0};
-  std::mutex progress_mutex;
-  std::size_t done = 0;
+  std::mutex mutex;  // guards what follows
+  std::size_t next_job = std::min(options.first_job, total);
+  std::size_t done = next_job;
+  bool stopping = false;
+  InOrderDelivery delivery(spec, options);
   auto work = [&] {
-    for (std::size_t job = next_job++; job < total; job = next_job++) {
-      try {
-        results[job] = run_job(spec, spec.jobs[job], schedules);
-      } catch (...) {
-        failures[job] = std::current_exception();
+    for (;;) {
+      std::size_t job = 0;
+      {
+        const std::scoped_lock lock(mutex);
+        stopping = stopping || !delivery.accepting() ||
+                   (options.stop_requested && options.stop_requested());
+        if (stopping || next_job >= total) return;
+        job = next_job++;
       }
-      const std::scoped_lock lock(progress_mutex);
+      FinishedJob outcome = run_job(spec, job, schedules, options);
+      const std::scoped_lock lock(mutex);
+      delivery.finished(job, std::move(outcome));
       ++done;
       if (options.progress) options.progress(done, total);
     }
@@ -65,25 +156,7 @@ config::Loaded<SweepResult> run_sweep(const SweepSpec& spec, const GemmScheduleR
     for (std::size_t i = 1; i < threads; ++i) workers.emplace_back(work);
     work();
   }  // the workers join here
-  // The first failure by job index, so that what is reported does not depend on timing.
-  for (const std::exception_ptr& failure : failures) {
-    if (failure) std::rethrow_exception(failure);
-  }
-  config::Loaded<SweepResult> loaded;
-  SweepResult sweep;
-  for (std::size_t job = 0; job < total; ++job) {
-    loaded.diagnostics.append(results[job].diagnostics);
-    if (!results[job].ok()) continue;
-    std::vector<WorkloadRun>& runs = *results[job].value;
-    for (WorkloadRun& run : runs) {
-      sweep.run_points.push_back(spec.jobs[job].point);
-      sweep.run_series.push_back(runs.size() > 1 ? candidate_series(run.schedule)
-                                                 : workload_series(spec.jobs[job].workload));
-      sweep.runs.push_back(std::move(run));
-    }
-  }
-  if (loaded.diagnostics.empty()) loaded.value = std::move(sweep);
-  return loaded;
+  return std::move(delivery).take();
 }
 
 }  // namespace tilesim::workloads

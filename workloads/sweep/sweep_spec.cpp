@@ -1,5 +1,7 @@
 #include "workloads/sweep/sweep_spec.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace tilesim::workloads {
@@ -34,6 +36,19 @@ std::vector<std::size_t> SweepSpec::value_indices(std::size_t point) const {
     point /= axes[i].values.size();
   }
   return indices;
+}
+
+std::string SweepSpec::point_description(std::size_t point) const {
+  const std::vector<std::size_t> indices = value_indices(point);
+  std::vector<std::string> parts;
+  for (std::size_t axis = 0; axis < axes.size(); ++axis) {
+    parts.push_back(fmt::format("{} = {}", axes[axis].key, axes[axis].values[indices[axis]].text));
+  }
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+const SweepSource& SweepSpec::point_source(std::size_t point) const {
+  return axes.front().values[value_indices(point).front()].source;
 }
 
 }  // namespace tilesim::workloads

@@ -75,6 +75,10 @@ struct SweepSpec {
   std::size_t point_count() const;
   // The value index on each axis of grid point `point`.
   std::vector<std::size_t> value_indices(std::size_t point) const;
+  // "gemm.m = 256, hw.l2.capacity = 25 MiB"
+  std::string point_description(std::size_t point) const;
+  // Where a problem of the whole point is reported: its value on the first axis.
+  const SweepSource& point_source(std::size_t point) const;
 };
 
 }  // namespace tilesim::workloads

@@ -48,8 +48,9 @@ TEST(RunSweep, OneRunPerJobInGridOrder) {
     EXPECT_EQ(result.runs[i].name, "small");
   }
   // More bandwidth never makes the same GEMM slower; more rows never make it faster.
-  EXPECT_GE(result.runs[0].result.time_us(), result.runs[2].result.time_us());
-  EXPECT_LE(result.runs[0].result.time_us(), result.runs[12].result.time_us());
+  EXPECT_GE(result.runs[0].time_us, result.runs[2].time_us);
+  EXPECT_LE(result.runs[0].time_us, result.runs[12].time_us);
+  EXPECT_EQ(result.jobs_done, 15u);
 }
 
 TEST(RunSweep, OutputIsTheSameBytesForAnyNumberOfThreads) {
@@ -76,6 +77,63 @@ TEST(RunSweep, ReportsProgressOncePerJob) {
   ASSERT_TRUE(run_sweep(spec, builtin_gemm_schedules(), options).ok());
   ASSERT_EQ(seen.size(), 15u);
   for (std::size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i], i + 1);
+}
+
+TEST(RunSweep, HandsJobsOnInJobOrderWhateverFinishesFirst) {
+  const SweepSpec spec = small_sweep();
+  std::vector<std::size_t> handed_on;
+  SweepRunOptions options;
+  options.threads = 4;
+  options.on_job = [&handed_on](SweepJobRuns&& job) {
+    ASSERT_EQ(job.runs.size(), 1u);
+    handed_on.push_back(job.job);
+  };
+  ASSERT_TRUE(run_sweep(spec, builtin_gemm_schedules(), options).ok());
+  ASSERT_EQ(handed_on.size(), 15u);
+  for (std::size_t i = 0; i < handed_on.size(); ++i) EXPECT_EQ(handed_on[i], i);
+}
+
+TEST(RunSweep, AStopRequestEndsTheSweepAfterAPrefixOfJobs) {
+  const SweepSpec spec = small_sweep();
+  std::size_t asked = 0;
+  SweepRunOptions options;
+  options.threads = 3;
+  options.stop_requested = [&asked] { return ++asked > 6; };  // six jobs start
+  const auto result = run_sweep(spec, builtin_gemm_schedules(), options);
+  ASSERT_TRUE(result.ok()) << result.diagnostics.format();
+  EXPECT_EQ(result.value->jobs_done, 6u);
+  ASSERT_EQ(result.value->runs.size(), 6u);
+  for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(result.value->run_points[i], i);
+}
+
+TEST(RunSweep, StartingPastDoneJobsRunsOnlyTheRest) {
+  const SweepSpec spec = small_sweep();
+  const SweepResult whole = run(spec, 1);
+  SweepRunOptions options;
+  options.threads = 2;
+  options.first_job = 10;
+  const auto rest = run_sweep(spec, builtin_gemm_schedules(), options);
+  ASSERT_TRUE(rest.ok()) << rest.diagnostics.format();
+  EXPECT_EQ(rest.value->jobs_done, 15u);
+  ASSERT_EQ(rest.value->runs.size(), 5u);
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(rest.value->run_points[i], 10 + i);
+    EXPECT_EQ(rest.value->runs[i].time_us, whole.runs[10 + i].time_us);
+  }
+}
+
+TEST(RunSweep, ASimulationOverItsEffortBudgetStopsTheSweepAtItsPoint) {
+  const SweepSpec spec = small_sweep();
+  SweepRunOptions options;
+  options.threads = 2;
+  options.max_effort_events = 10;  // no simulation gets this far
+  const auto result = run_sweep(spec, builtin_gemm_schedules(), options);
+  ASSERT_FALSE(result.ok());
+  ASSERT_EQ(result.diagnostics.size(), 1u);
+  const config::Diagnostic& problem = result.diagnostics.items().front();
+  EXPECT_EQ(problem.key_path, "vary[0].values[0]");
+  EXPECT_NE(problem.message.find("at gemm.m = 128"), std::string::npos) << problem.message;
+  EXPECT_NE(problem.message.find("simulation stopped"), std::string::npos) << problem.message;
 }
 
 }  // namespace
