@@ -8,6 +8,13 @@
 
 namespace tilesim::config {
 
+std::string quoted(std::string_view text) {
+  constexpr std::size_t kShown = 32;  // characters kept at each end of a long value
+  if (text.size() <= 3 * kShown) return fmt::format("\"{}\"", text);
+  return fmt::format("\"{}...{}\" ({} bytes)", text.substr(0, kShown),
+                     text.substr(text.size() - kShown), text.size());
+}
+
 void Diagnostics::add(SourceLocation where, std::string key_path, std::string message) {
   items_.push_back({std::move(where), std::move(key_path), std::move(message)});
 }
@@ -36,7 +43,14 @@ std::string Diagnostics::format() const {
     if (!item.key_path.empty()) {
       text += fmt::format("{}: ", item.key_path);
     }
-    text += item.message;
+    // A message quoting a huge value (a 10 MB line) is cut short.
+    constexpr std::size_t kMaxMessage = 1000;
+    if (item.message.size() <= kMaxMessage) {
+      text += item.message;
+    } else {
+      text += fmt::format("{}... ({} more bytes)", item.message.substr(0, kMaxMessage),
+                          item.message.size() - kMaxMessage);
+    }
     text += '\n';
   }
   return text;

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tilesim::config {
@@ -37,6 +38,10 @@ class Diagnostics {
  private:
   std::vector<Diagnostic> items_;
 };
+
+// `text` in double quotes for a message, cut short when long (a 10 MB value
+// is not echoed back): "aaaa...aaaa" (10485760 bytes).
+std::string quoted(std::string_view text);
 
 // The outcome of a load: a value, or the problems that prevented it.
 template <typename T>

@@ -14,21 +14,6 @@ namespace tilesim::config {
 
 namespace {
 
-std::string describe_node(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Scalar:
-      return fmt::format("\"{}\"", node.Scalar());
-    case YAML::NodeType::Sequence:
-      return "a list";
-    case YAML::NodeType::Map:
-      return "a map";
-    case YAML::NodeType::Null:
-    case YAML::NodeType::Undefined:
-      return "nothing";
-  }
-  return "something else";
-}
-
 // ---- the declared key tree ---------------------------------------------------
 
 std::vector<std::string> split_keys(std::string_view path) {
@@ -375,6 +360,21 @@ KeyPathMatch match_key_path(std::span<const Param> params, std::string_view key_
   return {nullptr, "",
           fmt::format("`{}` is a map; name one of its keys: {}", path,
                       join_names(tree.children.at(path)))};
+}
+
+std::string describe_node(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Scalar:
+      return quoted(node.Scalar());
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Map:
+      return "a map";
+    case YAML::NodeType::Null:
+    case YAML::NodeType::Undefined:
+      return "nothing";
+  }
+  return "something else";
 }
 
 }  // namespace tilesim::config

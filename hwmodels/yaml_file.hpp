@@ -1,11 +1,16 @@
 #pragma once
-// Reading a YAML file for the config loaders: an unreadable file or a syntax
-// error becomes a Diagnostic instead of an exception.
+// Reading a YAML file for the config loaders: an unreadable file, one over
+// 4 MiB, one that is not UTF-8 text (NUL bytes, malformed UTF-8), a syntax error, nesting too
+// deep, or aliases that unfold to more nodes than any config has (a "billion
+// laughs") becomes a Diagnostic with its position instead of an exception, a
+// hang or an exhausted memory.
 
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
 #include <optional>
+#include <string>
+#include <string_view>
 
 #include "hwmodels/diagnostics.hpp"
 
@@ -15,6 +20,11 @@ namespace tilesim::config {
 // An empty file is reported too: every config file must hold a map.
 std::optional<YAML::Node> load_yaml_file(const std::filesystem::path& path,
                                          Diagnostics& diagnostics);
+
+// Whether `text` can be a config file: at most 4 MiB of UTF-8 text without NUL
+// bytes; if not, the problem is reported (the first offending byte at its line
+// and column).
+bool is_config_text(std::string_view text, const std::string& origin, Diagnostics& diagnostics);
 
 // The same for a document held in memory; `origin` names it in diagnostics.
 std::optional<YAML::Node> load_yaml_text(const std::string& text, const std::string& origin,

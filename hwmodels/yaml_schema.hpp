@@ -110,6 +110,9 @@ struct ReadContext {
 // command-line override, so they are attributed to "--set".
 SourceLocation location_of(const YAML::Mark& mark, const std::string& file);
 std::string join_keys(std::string_view prefix, std::string_view key);
+// A node for "got ..." in messages: a quoted scalar (see quoted), "a list",
+// "a map" or "nothing".
+std::string describe_node(const YAML::Node& node);
 // Letters, digits, '_', '-', '.' only, and not empty: names other files refer to.
 bool is_name_like(std::string_view text);
 // "unknown key `bandwdth`; did you mean `bandwidth`? allowed keys: capacity, ..."

@@ -8,6 +8,7 @@
 
 #include "app/cli/cli_context.hpp"
 #include "workloads/study_runner.hpp"
+#include "workloads/sweep/sweep_cost.hpp"
 #include "workloads/sweep/sweep_loader.hpp"
 #include "workloads/workload_cost.hpp"
 
@@ -29,17 +30,22 @@ FileKind file_kind(const std::string& path) {
 }
 
 config::Diagnostics validate_sweep(const std::string& path,
-                                   const workloads::GemmScheduleRegistry& schedules) {
-  const workloads::SweepLoadOptions options{
+                                   const workloads::GemmScheduleRegistry& schedules,
+                                   double max_events) {
+  workloads::SweepLoadOptions options{
       config_dir(), {}, {}, workloads::study_schedule_names(schedules)};
+  options.max_events = max_events;
   config::Loaded<workloads::SweepSpec> sweep = workloads::load_sweep(path, options);
-  if (sweep.ok()) {
+  if (!sweep.ok()) return sweep.diagnostics;
+  // Lowering every point finds what only the hardware rules out, and the cost.
+  config::Diagnostics problems = workloads::check_sweep_cost(*sweep.value, schedules, max_events);
+  if (problems.empty()) {
     const std::size_t schedule_count = sweep.value->schedules.size();
     std::cout << fmt::format("{}: ok (sweep: {} points x {} schedule{})\n", path,
                              sweep.value->point_count(), schedule_count,
                              schedule_count == 1 ? "" : "s");
   }
-  return sweep.diagnostics;
+  return problems;
 }
 
 config::Diagnostics validate_study(const std::string& path,
@@ -79,7 +85,7 @@ int run_validate(const std::vector<std::string>& paths, double max_events) {
         problems.append(validate_study(path, schedules, max_events));
         break;
       case FileKind::sweep:
-        problems.append(validate_sweep(path, schedules));
+        problems.append(validate_sweep(path, schedules, max_events));
         break;
     }
   }

@@ -9,6 +9,7 @@
 #include <memory>
 #include <sstream>
 
+#include "app/report/output_file.hpp"
 #include "hwmodels/hardware_loader.hpp"
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/measure/measurement_writer.hpp"
@@ -77,11 +78,12 @@ bool write_raw_results(const CalibrateOptions& options,
         {"inputs", "buffers filled with non-zero bytes"}}},
       {"results", microbench::microbench_json(results)},
   };
-  std::string error;
-  if (!write_text_file(options.csv, microbench::microbench_csv(results), error) ||
-      !write_text_file(json_path, sidecar.dump(2) + "\n", error)) {
+  std::optional<std::string> problem =
+      report::write_file_atomically(options.csv, microbench::microbench_csv(results));
+  if (!problem) problem = report::write_file_atomically(json_path, sidecar.dump(2) + "\n");
+  if (problem) {
     std::fprintf(stderr, "tilesim-measure calibrate: cannot write %s: %s\n", options.csv.c_str(),
-                 error.c_str());
+                 problem->c_str());
     return false;
   }
   std::printf("wrote %s and %s\n", options.csv.c_str(), json_path.c_str());
@@ -129,12 +131,10 @@ int calibrate(const CalibrateOptions& options) {
     std::fprintf(stderr, "%s", text.diagnostics.format().c_str());
     return kExitUsage;
   }
-  std::string error;
-  if (!write_text_file(options.out,
-                       provenance_header(environment, options.base, options.csv) + *text.value,
-                       error)) {
+  if (const std::optional<std::string> problem = report::write_file_atomically(
+          options.out, provenance_header(environment, options.base, options.csv) + *text.value)) {
     std::fprintf(stderr, "tilesim-measure calibrate: cannot write %s: %s\n", options.out.c_str(),
-                 error.c_str());
+                 problem->c_str());
     return kExitUsage;
   }
   // The file must pass `tilesim validate`: the same loader checks it here.

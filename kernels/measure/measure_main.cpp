@@ -22,6 +22,7 @@
 #include <variant>
 #include <vector>
 
+#include "app/report/output_file.hpp"
 #include "hwmodels/hardware_loader.hpp"
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/gemm/gemm_launch.hpp"
@@ -212,10 +213,10 @@ int measure_study(const Options& options) {
         {"check", "one run per case against cublasGemmEx with fp32 output, output poisoned"}}},
       {"results", results},
   };
-  std::string error;
-  if (!ms::write_text_file(options.csv, csv, error) ||
-      !ms::write_text_file(options.json, sidecar.dump(2) + "\n", error)) {
-    std::fprintf(stderr, "tilesim-measure: cannot write results: %s\n", error.c_str());
+  std::optional<std::string> problem = report::write_file_atomically(options.csv, csv);
+  if (!problem) problem = report::write_file_atomically(options.json, sidecar.dump(2) + "\n");
+  if (problem) {
+    std::fprintf(stderr, "tilesim-measure: cannot write results: %s\n", problem->c_str());
     return kExitUsage;
   }
   std::printf("wrote %s and %s\n", options.csv.c_str(), options.json.c_str());

@@ -2,10 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-
 namespace tilesim::measure {
 namespace {
 
@@ -131,22 +127,6 @@ nlohmann::json row_json(const MeasuredRow& row) {
                          {"ctas_per_sm", m.resources.ctas_per_sm}};
   }
   return json;
-}
-
-bool write_text_file(const std::filesystem::path& path, const std::string& text,
-                     std::string& error) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file) {
-    error = std::strerror(errno);
-    return false;
-  }
-  file << text;
-  file.close();
-  if (!file) {
-    error = "write failed";
-    return false;
-  }
-  return true;
 }
 
 }  // namespace tilesim::measure

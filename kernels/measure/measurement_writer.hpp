@@ -23,8 +23,4 @@ std::string csv_row(const MeasuredRow& row);
 
 nlohmann::json row_json(const MeasuredRow& row);
 
-// Writes `text` to `path`; false (with errno's reason in `error`) on failure.
-bool write_text_file(const std::filesystem::path& path, const std::string& text,
-                     std::string& error);
-
 }  // namespace tilesim::measure

@@ -173,8 +173,7 @@ config::Schema<KernelEntry> kernel_schema(const std::string& op,
   return s;
 }
 
-// Every key of every op, once, for a kernel whose op is missing or unknown
-// (so only that is reported) and for the reference.
+// Every key of every op, once, for the reference.
 config::Schema<KernelEntry> any_kernel_schema(const std::vector<std::string>& schedules) {
   config::Schema<KernelEntry> all;
   std::set<std::string> seen;
@@ -184,6 +183,18 @@ config::Schema<KernelEntry> any_kernel_schema(const std::vector<std::string>& sc
     }
   }
   return all;
+}
+
+// For a kernel whose op is missing or unknown: every key of every op, none
+// required but `name` and `op`, so that only the op and misspelt keys are
+// reported, not the keys of ops it is not.
+config::Schema<KernelEntry> unknown_op_schema(const std::vector<std::string>& schedules) {
+  config::Schema<KernelEntry> schema;
+  for (Param param : any_kernel_schema(schedules).params()) {
+    if (param.key != "name" && param.key != "op") param.optional();
+    schema.add(std::move(param));
+  }
+  return schema;
 }
 
 std::vector<std::pair<std::string, config::SourceLocation>> names_in(
@@ -452,7 +463,7 @@ void read_kernels(const Value& list, const config::ReadContext& context, hw::Dat
         item.IsMap() && item["op"] && item["op"].IsScalar() ? item["op"].Scalar() : std::string();
     const bool known = std::find(op_names().begin(), op_names().end(), op) != op_names().end();
     const config::Schema<KernelEntry> schema =
-        known ? kernel_schema(op, schedules) : any_kernel_schema(schedules);
+        known ? kernel_schema(op, schedules) : unknown_op_schema(schedules);
     const std::size_t problems = diagnostics.size();
     KernelEntry entry;
     entry.where = config::location_of(item.Mark(), context.file);

@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "hwmodels/yaml_file.hpp"
 #include "workloads/measurement/csv_fields.hpp"
 #include "workloads/study_loader.hpp"
 
@@ -80,10 +81,16 @@ class CsvReader {
     }
     Header header;
     header.names = split_csv_fields(lines.front());
-    for (std::size_t i = 0; i < header.names.size(); ++i) {
-      header.column_of.emplace(header.names[i], static_cast<int>(i));
-    }
     bool complete = true;
+    for (std::size_t i = 0; i < header.names.size(); ++i) {
+      const auto [first, inserted] = header.column_of.emplace(header.names[i], static_cast<int>(i));
+      if (!inserted) {
+        problem(1, static_cast<int>(i) + 1, "header",
+                fmt::format("column `{}` appears twice (columns {} and {})", header.names[i],
+                            first->second + 1, i + 1));
+        complete = false;
+      }
+    }
     for (const std::string& column : kRequiredColumns) {
       if (header.column_of.contains(column)) continue;
       problem(1, 1, "header",
@@ -104,6 +111,12 @@ class CsvReader {
     for (std::size_t i = 1; i < lines.size(); ++i) {
       if (lines[i].empty()) continue;
       const int line = static_cast<int>(i) + 1;
+      if (std::count(lines[i].begin(), lines[i].end(), '"') % 2 != 0) {
+        problem(line, static_cast<int>(lines[i].find('"')) + 1, "row",
+                "a quoted field is not closed: quotes must come in pairs (\"\" for a quote "
+                "inside one)");
+        continue;
+      }
       const std::vector<std::string> fields = split_csv_fields(lines[i]);
       if (fields.size() != header.names.size()) {
         problem(line, 1, "row",
@@ -194,8 +207,14 @@ config::Loaded<std::vector<MeasuredGemm>> read_measured_csv_text(
     const std::string& text, const std::string& origin,
     const std::vector<std::string>& gemm_schedules) {
   config::Loaded<std::vector<MeasuredGemm>> loaded;
+  // Spreadsheets save CSVs with a byte-order mark; it is not part of the header.
+  constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+  const std::string_view body = std::string_view(text).starts_with(kByteOrderMark)
+                                    ? std::string_view(text).substr(kByteOrderMark.size())
+                                    : std::string_view(text);
+  if (!config::is_config_text(body, origin, loaded.diagnostics)) return loaded;
   CsvReader reader(origin, loaded.diagnostics);
-  const std::vector<std::string> lines = split_csv_lines(text);
+  const std::vector<std::string> lines = split_csv_lines(std::string(body));
   const std::optional<Header> header = reader.read_header(lines);
   if (!header) return loaded;
   std::vector<MeasuredGemm> rows;

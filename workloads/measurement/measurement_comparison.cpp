@@ -19,7 +19,12 @@ config::Loaded<std::vector<ComparedGemm>> simulate_measured(const std::vector<Me
     study.workloads.emplace_back(std::move(workload));
   }
   config::Loaded<std::vector<ComparedGemm>> compared;
-  compared.diagnostics = check_study_cost(study, spec, schedules, max_events);
+  // Each workload sits on its row's line: problems are the row's.
+  const config::Diagnostics problems = check_study_cost(study, spec, schedules, max_events);
+  for (const config::Diagnostic& problem : problems.items()) {
+    const bool whole = problem.key_path.starts_with("workloads[");
+    compared.diagnostics.add(problem.where, whole ? "row" : problem.key_path, problem.message);
+  }
   if (!compared.diagnostics.empty()) return compared;
   gpu::SimulationOptions options;
   options.max_effort_events = max_events;

@@ -16,6 +16,7 @@ using config::Value;
 namespace {
 
 constexpr std::size_t kMaxAxes = 2;
+constexpr std::size_t kMaxValueBytes = 4096;  // a path is the longest value there is
 constexpr std::string_view kRangeShape =
     "a range is {from, to, step} (linear) or {from, to, factor} (geometric)";
 
@@ -73,7 +74,7 @@ class AxisReader {
           fmt::format("missing `values` (a list) or `range`; {}", kRangeShape));
     } else if (values.contains("values")) {
       read_list(values.at("values").node, axis);
-    } else if (range.IsMap()) {
+    } else if (range.IsDefined() && range.IsMap()) {
       read_range(range, values, axis);
     }
     if (key_ok && axis.values.empty() && axis.target == SweepTarget::workload) {
@@ -108,7 +109,16 @@ class AxisReader {
       const config::SourceLocation where = config::location_of(item.Mark(), file_);
       if (!item.IsScalar()) {
         diagnostics_.add(where, key_path,
-                         "expected a value (a number, a quantity or a name), got a list or map");
+                         fmt::format("expected a value (a number, a quantity or a name), got {}",
+                                     config::describe_node(item)));
+        continue;
+      }
+      if (item.Scalar().size() > kMaxValueBytes) {
+        // Each point's study is generated from the values: a huge one would be
+        // copied and parsed once per point.
+        diagnostics_.add(where, key_path,
+                         fmt::format("a value of {} bytes; at most {} are allowed",
+                                     item.Scalar().size(), kMaxValueBytes));
         continue;
       }
       if (const auto [seen, inserted] = first_line.emplace(item.Scalar(), where.line); !inserted) {
