@@ -14,7 +14,7 @@ constexpr std::int64_t kSampledCtas = 8;
 // Events per unit of work, fitted on the shipped studies (docs/limits.md).
 constexpr double kEventsPerCta = 1;
 constexpr double kEventsPerStep = 1;
-constexpr double kEventsPerBlockRead = 0.25;
+constexpr double kEventsPerBlockRead = 0.5;
 constexpr double kEventsPerKernel = 4;
 // Building the GPU (SMs, L2, HBM) and the result, whatever the plan.
 constexpr double kEventsPerSimulation = 300;

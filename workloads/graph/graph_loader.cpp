@@ -20,6 +20,10 @@ using config::Value;
 namespace {
 
 constexpr double kMaxExtent = double(std::int64_t{1} << 31);
+// A row of a graph tensor is read as one L2 block per 256 columns, all in one
+// CTA step: 4M columns are 16,384 blocks, a program that still builds in
+// milliseconds (docs/limits.md).
+constexpr double kMaxRowLength = double(std::int64_t{1} << 22);
 
 const std::vector<std::string>& op_names() {
   static const std::vector<std::string> names = {"elementwise", "rmsnorm", "layernorm",
@@ -97,7 +101,8 @@ void add_rows_cols(config::Schema<KernelEntry>& s) {
   using E = KernelEntry;
   s.add(extent("rows", "Rows of the tensor (elementwise and row reductions).").default_to("1"),
         into(&E::rows));
-  s.add(extent("cols", "Columns (row length) of the tensor (elementwise and row reductions)."),
+  s.add(extent("cols", "Columns (row length) of the tensor (elementwise and row reductions).")
+            .range(1, kMaxRowLength),
         into(&E::cols));
 }
 
@@ -105,7 +110,7 @@ void add_gemm_keys(config::Schema<KernelEntry>& s, const std::vector<std::string
   using E = KernelEntry;
   s.add(extent("m", "gemm: rows of A and C."), into(&E::m));
   s.add(extent("n", "gemm: columns of B and C."), into(&E::n));
-  s.add(extent("k", "gemm: columns of A, rows of B."), into(&E::k));
+  s.add(extent("k", "gemm: columns of A, rows of B.").range(1, kMaxRowLength), into(&E::k));
   s.add(Param::choice("schedule", schedules)
             .default_to("data_parallel")
             .describe("gemm: schedule from the registry (data_parallel, split_k, stream_k)."),
