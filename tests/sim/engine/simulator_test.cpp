@@ -215,5 +215,29 @@ TEST(SimTime, FromSecondsKeepsWholePicosecondsExact) {
   EXPECT_EQ(SimTime::from_seconds(1.0).ps(), 1'000'000'000'000);
 }
 
+TEST_F(SimulatorTest, StopsOnceItsEffortExceedsTheLimitAndKeepsTheRest) {
+  // Each event charges 512 operations: two events' worth of effort besides its own.
+  for (int i = 0; i < 10; ++i) {
+    simulator_.schedule_at(ps(i), EventPriority::normal, [this] {
+      simulator_.charge(512);
+      log_.emplace_back("e", simulator_.now().ps());
+    });
+  }
+  simulator_.set_effort_limit(7);
+  EXPECT_FALSE(simulator_.run());
+  // 3 effort per event: the third event takes it to 9 > 7, and no event runs after.
+  EXPECT_EQ(log_.size(), 3u);
+  EXPECT_DOUBLE_EQ(simulator_.effort(), 9);
+  simulator_.set_effort_limit(1e9);
+  EXPECT_TRUE(simulator_.run());  // the rest were left in the queue
+  EXPECT_EQ(log_.size(), 10u);
+}
+
+TEST_F(SimulatorTest, EffortCountsEventsWhenNothingIsCharged) {
+  for (int i = 0; i < 4; ++i) simulator_.schedule_at(ps(i), EventPriority::normal, [] {});
+  EXPECT_TRUE(simulator_.run());
+  EXPECT_DOUBLE_EQ(simulator_.effort(), 4);
+}
+
 }  // namespace
 }  // namespace tilesim::sim
