@@ -1,7 +1,12 @@
 #include "app/cli/simulate_command.hpp"
 
+#include <fmt/format.h>
+
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "app/cli/cli_context.hpp"
 #include "app/report/chrome_trace.hpp"
@@ -26,22 +31,32 @@ struct SimulateOptions {
   double max_events = workloads::kDefaultMaxEvents;
 };
 
+// Every output is made before any is written, so that a study whose trace
+// would be too large writes nothing.
 bool write_reports(const SimulateOptions& options, const report::StudyReport& report) {
-  bool ok = true;
-  const bool stdout_taken = options.json_path == "-" || options.csv_path == "-";
-  if (!stdout_taken) std::cout << report::result_table(report);
+  std::vector<std::pair<std::string, std::string>> outputs;  // path, text
   if (!options.json_path.empty()) {
-    ok = write_output(options.json_path, report::json_report(report).dump(2) + "\n") && ok;
+    outputs.emplace_back(options.json_path, report::json_report(report).dump(2) + "\n");
   }
-  if (!options.csv_path.empty()) {
-    ok = write_output(options.csv_path, report::csv_report(report)) && ok;
-  }
+  if (!options.csv_path.empty()) outputs.emplace_back(options.csv_path, report::csv_report(report));
   if (!options.timeline_path.empty()) {
-    ok = write_output(options.timeline_path, report::timeline_svg(report)) && ok;
+    outputs.emplace_back(options.timeline_path, report::timeline_svg(report));
   }
   if (!options.trace_path.empty()) {
-    ok = write_output(options.trace_path, report::chrome_trace(report).dump() + "\n") && ok;
+    const std::optional<nlohmann::ordered_json> trace = report::chrome_trace(report);
+    if (!trace) {
+      std::cerr << fmt::format(
+          "--trace: error: the trace would hold more than {} events (a slice per CTA and "
+          "bandwidth samples); trace a smaller shape, or drop --trace\n",
+          report::kMaxTraceEvents);
+      return false;
+    }
+    outputs.emplace_back(options.trace_path, trace->dump() + "\n");
   }
+  const bool stdout_taken = options.json_path == "-" || options.csv_path == "-";
+  if (!stdout_taken) std::cout << report::result_table(report);
+  bool ok = true;
+  for (const auto& [path, text] : outputs) ok = write_output(path, text) && ok;
   return ok;
 }
 

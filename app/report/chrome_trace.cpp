@@ -109,7 +109,9 @@ void add_cta_slices(Json& events, const gpu::SimulationResult& result, const gpu
   }
 }
 
-void add_sm_slots(Json& events, const workloads::WorkloadRun& run, Pids pids) {
+// False, and stopped, once `events` holds more than `max_events`.
+bool add_sm_slots(Json& events, const workloads::WorkloadRun& run, Pids pids,
+                  std::size_t max_events) {
   const gpu::SimulationResult& result = run.result;
   events.push_back(metadata("process_name", pids.sms, 0, run.name + ": SMs", false));
   std::set<int> named_tracks;
@@ -121,7 +123,9 @@ void add_sm_slots(Json& events, const workloads::WorkloadRun& run, Pids pids) {
       events.push_back(metadata("thread_sort_index", pids.sms, tid, "", true));
     }
     add_cta_slices(events, result, cta, pids.sms, tid);
+    if (events.size() > max_events) return false;
   }
+  return true;
 }
 
 void add_bandwidth_counters(Json& events, const workloads::WorkloadRun& run, Pids pids) {
@@ -142,14 +146,16 @@ void add_bandwidth_counters(Json& events, const workloads::WorkloadRun& run, Pid
 
 }  // namespace
 
-nlohmann::ordered_json chrome_trace(const StudyReport& report) {
+std::optional<nlohmann::ordered_json> chrome_trace(const StudyReport& report,
+                                                   std::size_t max_events) {
   Json events = Json::array();
   for (std::size_t i = 0; i < report.runs.size(); ++i) {
     const int base = static_cast<int>(i) * kProcessesPerWorkload;
     const Pids pids{base, base + 1, base + 2};
     add_host_and_streams(events, report.runs[i], pids);
-    add_sm_slots(events, report.runs[i], pids);
+    if (!add_sm_slots(events, report.runs[i], pids, max_events)) return std::nullopt;
     add_bandwidth_counters(events, report.runs[i], pids);
+    if (events.size() > max_events) return std::nullopt;
   }
   return Json{{"traceEvents", events},
               {"displayTimeUnit", "ns"},

@@ -213,8 +213,9 @@ int measure_study(const Options& options) {
         {"check", "one run per case against cublasGemmEx with fp32 output, output poisoned"}}},
       {"results", results},
   };
-  std::optional<std::string> problem = report::write_file_atomically(options.csv, csv);
-  if (!problem) problem = report::write_file_atomically(options.json, sidecar.dump(2) + "\n");
+  std::optional<std::string> problem = tilesim::report::write_file_atomically(options.csv, csv);
+  if (!problem)
+    problem = tilesim::report::write_file_atomically(options.json, sidecar.dump(2) + "\n");
   if (problem) {
     std::fprintf(stderr, "tilesim-measure: cannot write results: %s\n", problem->c_str());
     return kExitUsage;

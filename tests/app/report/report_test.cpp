@@ -45,7 +45,7 @@ TEST(Reports, SameInputGivesSameBytes) {
   const StudyReport first = simulate(spec, true);
   const StudyReport second = simulate(spec, true);
   EXPECT_EQ(json_report(first).dump(), json_report(second).dump());
-  EXPECT_EQ(chrome_trace(first).dump(), chrome_trace(second).dump());
+  EXPECT_EQ(chrome_trace(first)->dump(), chrome_trace(second)->dump());
   EXPECT_EQ(csv_report(first), csv_report(second));
 }
 
@@ -67,7 +67,7 @@ TEST(Reports, JsonHasOneResultPerWorkloadWithTheContractKeys) {
 TEST(Reports, TraceHasASliceForEveryCtaOnNamedSlotTracks) {
   const hw::HardwareSpec spec = h100();
   const StudyReport report = simulate(spec, true);
-  const auto trace = chrome_trace(report);
+  const auto trace = *chrome_trace(report);
   std::size_t cta_slices = 0;
   std::size_t counters = 0;
   std::set<std::pair<int, int>> named_tracks;
@@ -92,4 +92,12 @@ TEST(Reports, TraceHasASliceForEveryCtaOnNamedSlotTracks) {
 }
 
 }  // namespace
+TEST(Reports, ATraceOverItsEventLimitIsNotBuilt) {
+  const hw::HardwareSpec spec = h100();
+  const StudyReport report = simulate(spec, true);
+  const std::size_t events = chrome_trace(report)->at("traceEvents").size();
+  EXPECT_TRUE(chrome_trace(report, events).has_value());
+  EXPECT_FALSE(chrome_trace(report, events / 2).has_value());
+}
+
 }  // namespace tilesim::report
