@@ -117,11 +117,17 @@ int run_sweep_command(const SweepOptions& options) {
     std::cerr << "--resume: error: needs --csv PATH, the file the sweep writes its rows to\n";
     return kExitInputError;
   }
+  // From here on Ctrl-C stops the sweep cleanly, checking its points included.
+  const StopOnSignal catch_signals;
   const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
   const config::Loaded<workloads::SweepSpec> spec = load_checked_sweep(options, schedules);
   if (!spec.ok()) {
     print_diagnostics(spec.diagnostics);
     return kExitInputError;
+  }
+  if (stop_signal != 0) {
+    std::cerr << "tilesim: sweep stopped before its first simulation\n";
+    return kExitStopped;
   }
   std::optional<report::SweepJournal> journal;
   if (journaled(options)) {
@@ -144,7 +150,6 @@ int run_sweep_command(const SweepOptions& options) {
   std::optional<std::string> write_problem;
   config::Loaded<workloads::SweepResult> ran;
   {
-    const StopOnSignal catch_signals;
     ProgressBar progress("simulations");
     std::size_t started = 0;
     workloads::SweepRunOptions run_options;

@@ -2,8 +2,8 @@
 # a torn write between, ends with the same CSV and SVG bytes as one that ran
 # through; while stopped, only PATH.partial and PATH.progress exist.
 #
-#   cmake -DTILESIM=... -DSWEEP=... -DOUT=<dir> [-DSIGNAL_AFTER=<seconds>] -P check_sweep_resume.cmake
-# With SIGNAL_AFTER, the first stop is a SIGINT sent by `timeout` instead of --stop-after.
+#   cmake -DTILESIM=... -DSWEEP=... -DOUT=<dir> [-DSIGINT=ON] -P check_sweep_resume.cmake
+# With SIGINT, the first stop is a SIGINT sent from a shell instead of --stop-after.
 
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
@@ -29,9 +29,14 @@ endfunction()
 run_sweep(0 ${TILESIM} sweep ${SWEEP} -j 2 --csv ${OUT}/whole.csv --svg ${OUT}/whole.svg)
 
 set(resumed ${TILESIM} sweep ${SWEEP} --csv ${OUT}/resumed.csv --svg ${OUT}/resumed.svg)
-if(DEFINED SIGNAL_AFTER)
-  # `timeout` sends SIGINT; --preserve-status passes on the sweep's own status.
-  execute_process(COMMAND timeout --preserve-status -s INT ${SIGNAL_AFTER} ${resumed} -j 2
+if(SIGINT)
+  # Ctrl-C once two points are written (the progress file has its title and
+  # two counts), so that the signal finds the sweep running on any machine.
+  list(JOIN resumed " " command)
+  execute_process(COMMAND sh -c "${command} -j 2 & sweep=$!
+      until [ \"$(grep -c '' ${OUT}/resumed.csv.progress 2>/dev/null)\" -ge 3 ]; do
+        kill -0 $sweep 2>/dev/null || break; sleep 0.02; done
+      kill -INT $sweep; wait $sweep"
     RESULT_VARIABLE status ERROR_VARIABLE stderr)
   if(status STREQUAL "0")
     message(STATUS "the sweep finished before the signal; nothing was stopped")
