@@ -44,6 +44,14 @@ h100_sxm.yaml:39:14: error: hbm.bandwidth: unknown unit "TB/sec" in "3.35 TB/sec
 checked, so an override is validated exactly like a value in the file:
 `--set hbm.bandwidth="4.8 TB/s"`, `--set kernels.library.tensor_efficiency=0.85`.
 Problems with an override are reported as `--set: error: key.path: message`.
+
+## Limits
+
+The ranges below keep every value plausible; what a whole study may cost is
+bounded too. Inputs whose simulation is estimated to take more than 10 million
+engine events (`--max-events`), files over 4 MiB or not UTF-8 text, and YAML
+that unfolds to more than a million nodes through aliases are refused with
+`file:line:col`: see [limits.md](limits.md) for the budget and its cost model.
 )";
 
 constexpr std::array kKinds = {QuantityKind::size,         QuantityKind::time,
