@@ -13,6 +13,13 @@ namespace tilesim::cli {
 
 std::filesystem::path config_dir() {
   if (const char* from_env = std::getenv("TILESIM_CONFIG_DIR")) return from_env;
+  // An installed tilesim (bin/tilesim) finds share/tilesim/configs beside it.
+  std::error_code error;
+  const auto executable = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    const auto installed = executable.parent_path().parent_path() / TILESIM_INSTALLED_CONFIG_DIR;
+    if (std::filesystem::is_directory(installed / "hw", error)) return installed;
+  }
   return TILESIM_CONFIG_DIR;
 }
 

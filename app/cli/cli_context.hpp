@@ -13,11 +13,14 @@
 
 namespace tilesim::cli {
 
-// Exit statuses of every command.
+// Exit statuses of every command (README.md, Exit status).
 constexpr int kExitOk = 0;
-constexpr int kExitInputError = 1;  // a config, study or output problem (also CLI usage)
+constexpr int kExitInputError = 1;  // a config, study, measurement or output problem
+constexpr int kExitUsage = 2;       // the command line itself: unknown option, missing argument
+constexpr int kExitInternal = 3;    // a bug in tilesim, reported instead of aborting
 
-// configs/ of the source tree, or $TILESIM_CONFIG_DIR when set.
+// $TILESIM_CONFIG_DIR when set, else the installed share/tilesim/configs beside
+// the executable, else configs/ of the source tree it was built from.
 std::filesystem::path config_dir();
 
 void print_diagnostics(const config::Diagnostics& diagnostics);
