@@ -1,7 +1,8 @@
 # Installs the build tree into a scratch prefix, builds a tiny consumer with
 # find_package(tilesim), runs it, and runs the installed command from outside
 # the source tree (it must find its installed configs).
-#   cmake -DBUILD_DIR=... -DWORK_DIR=... -DCONSUMER_DIR=... -P install_and_consume.cmake
+#   cmake -DBUILD_DIR=... -DWORK_DIR=... -DCONSUMER_DIR=... [-DPYTHON=... -DPYTHON_DIR=...]
+#         -P install_and_consume.cmake
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err
     WORKING_DIRECTORY ${WORK_DIR})
@@ -9,6 +10,7 @@ function(run)
     message(FATAL_ERROR "failed (${status}): ${ARGN}\n${out}\n${err}")
   endif()
   set(out "${out}" PARENT_SCOPE)
+  set(err "${err}" PARENT_SCOPE)
 endfunction()
 
 file(REMOVE_RECURSE ${WORK_DIR})
@@ -43,4 +45,14 @@ _tilesim
 echo \"\${COMPREPLY[*]}\"")
 if(NOT out MATCHES "^simulate")
   message(FATAL_ERROR "completion of 'tilesim si' gave: ${out}")
+endif()
+
+# The installed Python package, imported from outside the tree.
+if(PYTHON)
+  run(${CMAKE_COMMAND} -E env PYTHONPATH=${prefix}/${PYTHON_DIR}/.. ${PYTHON} -c
+    "import tilesim
+print(tilesim.simulate('${prefix}/share/tilesim/configs/studies/quickstart.yaml')[0]['name'])")
+  if(NOT out MATCHES "^square_8192")
+    message(FATAL_ERROR "installed Python package printed: ${out}${err}")
+  endif()
 endif()
