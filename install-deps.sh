@@ -17,6 +17,7 @@ packages=(
   libbenchmark-dev            # bench/
   python3-dev python3-pybind11  # the Python package (app/python)
   python3-pytest python3-pandas # its tests: results must load straight into a DataFrame
+  chromium                      # a real headless browser loads the --html reports in a test
 )
 missing=()
 for p in "${packages[@]}"; do

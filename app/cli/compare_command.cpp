@@ -7,6 +7,7 @@
 
 #include "app/cli/cli_context.hpp"
 #include "app/report/comparison_report.hpp"
+#include "app/report/html_report.hpp"
 #include "workloads/measurement/measured_csv.hpp"
 #include "workloads/measurement/measurement_comparison.hpp"
 
@@ -20,6 +21,7 @@ struct CompareOptions {
   std::string library_schedule = "choose";
   std::string json_path;
   std::string svg_path;
+  std::string html_path;
 };
 
 // The hardware the measurements name in their JSON sidecar (`study_hardware`),
@@ -93,6 +95,12 @@ int run_compare(const CompareOptions& options) {
     ok = write_output(options.svg_path, report::comparison_scatter_svg(*compared.value, title)) &&
          ok;
   }
+  if (!options.html_path.empty()) {
+    ok = write_output(options.html_path,
+                      report::comparison_html(*compared.value, summary, options.measured_path,
+                                              hardware.value->name)) &&
+         ok;
+  }
   return ok ? kExitOk : kExitInputError;
 }
 
@@ -122,6 +130,9 @@ void add_compare_command(CLI::App& app, int& exit_code) {
                       "Write rows, metrics and schedule choices as JSON to PATH ('-' for stdout)");
   command->add_option("--svg", options->svg_path,
                       "Write a log-log scatter of predicted vs measured time to PATH");
+  command->add_option(
+      "--html", options->html_path,
+      "Write one self-contained HTML report (metrics, scatter, sortable rows) to PATH");
   command->callback([options, &exit_code] { exit_code = run_compare(*options); });
 }
 

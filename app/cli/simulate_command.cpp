@@ -6,6 +6,7 @@
 #include "app/cli/cli_context.hpp"
 #include "app/report/chrome_trace.hpp"
 #include "app/report/csv_report.hpp"
+#include "app/report/html_report.hpp"
 #include "app/report/json_report.hpp"
 #include "app/report/result_table.hpp"
 #include "app/report/timeline_svg.hpp"
@@ -22,6 +23,7 @@ struct SimulateOptions {
   std::string csv_path;
   std::string trace_path;
   std::string timeline_path;
+  std::string html_path;
 };
 
 bool write_reports(const SimulateOptions& options, const report::StudyReport& report) {
@@ -39,6 +41,9 @@ bool write_reports(const SimulateOptions& options, const report::StudyReport& re
   }
   if (!options.trace_path.empty()) {
     ok = write_output(options.trace_path, report::chrome_trace(report).dump() + "\n") && ok;
+  }
+  if (!options.html_path.empty()) {
+    ok = write_output(options.html_path, report::study_html(report)) && ok;
   }
   return ok;
 }
@@ -91,6 +96,8 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
                       "Write an SVG picture of every SM's CTAs over time to PATH");
   command->add_option("--trace", options->trace_path,
                       "Write a Chrome trace to PATH (open in ui.perfetto.dev)");
+  command->add_option("--html", options->html_path,
+                      "Write one self-contained HTML report (tables, timeline, kernels) to PATH");
   command->callback([options, &exit_code] { exit_code = run_simulate(*options); });
 }
 

@@ -5,6 +5,7 @@
 
 #include "app/cli/cli_context.hpp"
 #include "app/cli/progress_bar.hpp"
+#include "app/report/html_report.hpp"
 #include "app/report/sweep_csv.hpp"
 #include "app/report/sweep_plots.hpp"
 #include "workloads/study_runner.hpp"
@@ -20,6 +21,7 @@ struct SweepOptions {
   std::vector<std::string> assignments;
   std::string csv_path;
   std::string svg_path;
+  std::string html_path;
   int threads = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
 };
 
@@ -53,14 +55,20 @@ int run_sweep_command(const SweepOptions& options) {
     return kExitInputError;
   }
   bool ok = true;
-  // With neither output named, the CSV goes to stdout.
-  const std::string csv_path =
-      options.csv_path.empty() && options.svg_path.empty() ? "-" : options.csv_path;
+  // With no output named, the CSV goes to stdout.
+  const bool no_output =
+      options.csv_path.empty() && options.svg_path.empty() && options.html_path.empty();
+  const std::string csv_path = no_output ? "-" : options.csv_path;
   if (!csv_path.empty()) {
     ok = write_output(csv_path, report::sweep_csv(*spec.value, *result.value)) && ok;
   }
   if (!options.svg_path.empty()) {
     ok = write_output(options.svg_path, report::sweep_plot_svg(*spec.value, *result.value)) && ok;
+  }
+  if (!options.html_path.empty()) {
+    ok = write_output(options.html_path,
+                      report::sweep_html(*spec.value, *result.value, options.sweep_path)) &&
+         ok;
   }
   return ok ? kExitOk : kExitInputError;
 }
@@ -81,6 +89,8 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
   command->add_option(
       "--svg", options->svg_path,
       "Write the plot to PATH: a line chart for one varied key, a heat map for two");
+  command->add_option("--html", options->html_path,
+                      "Write one self-contained HTML report (plot, sortable rows) to PATH");
   command->add_option("-j,--jobs", options->threads, "Worker threads (default: one per core)")
       ->check(CLI::Range(1, 1024));
   command->add_option("--hw", options->hardware,

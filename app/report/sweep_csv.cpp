@@ -4,7 +4,7 @@
 
 namespace tilesim::report {
 
-std::string sweep_csv(const workloads::SweepSpec& spec, const workloads::SweepResult& result) {
+CsvTable sweep_table(const workloads::SweepSpec& spec, const workloads::SweepResult& result) {
   CsvTable table = csv_table(result.runs);
   std::vector<std::string> keys;
   for (const workloads::SweepAxis& axis : spec.axes) keys.push_back(axis.key);
@@ -17,7 +17,11 @@ std::string sweep_csv(const workloads::SweepSpec& spec, const workloads::SweepRe
     }
     table.rows[i].insert(table.rows[i].begin(), values.begin(), values.end());
   }
-  return table.text();
+  return table;
+}
+
+std::string sweep_csv(const workloads::SweepSpec& spec, const workloads::SweepResult& result) {
+  return sweep_table(spec, result).text();
 }
 
 }  // namespace tilesim::report

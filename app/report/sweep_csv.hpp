@@ -5,11 +5,13 @@
 
 #include <string>
 
+#include "app/report/csv_table.hpp"
 #include "workloads/sweep/sweep_runner.hpp"
 #include "workloads/sweep/sweep_spec.hpp"
 
 namespace tilesim::report {
 
+CsvTable sweep_table(const workloads::SweepSpec& spec, const workloads::SweepResult& result);
 std::string sweep_csv(const workloads::SweepSpec& spec, const workloads::SweepResult& result);
 
 }  // namespace tilesim::report
