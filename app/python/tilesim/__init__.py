@@ -87,8 +87,8 @@ def run(*arguments, input_names=None):
     return out
 
 
-def _options(hw, set):
-    options = []
+def _options(hw, set, html=None):
+    options = ["--html", os.fspath(html)] if html is not None else []
     if hw is not None:
         options += ["--hw", str(hw)]
     for key, value in (set or {}).items():
@@ -139,29 +139,31 @@ def _number(text):
     return text
 
 
-def simulate(study, hw=None, set=None):
+def simulate(study, hw=None, set=None, html=None):
     """Simulates every workload of a study (a YAML path or a dict with its keys).
 
     Returns one dict per workload run (`tilesim simulate --json`'s `results`,
-    nested maps flattened to dotted keys; `kernels` stays a list of dicts)."""
+    nested maps flattened to dotted keys; `kernels` stays a list of dicts).
+    `html=PATH` also writes the HTML report."""
     with _InputFile(study, "study") as (path, names):
-        out = run("simulate", path, "--json", "-", *_options(hw, set), input_names=names)
+        out = run("simulate", path, "--json", "-", *_options(hw, set, html), input_names=names)
     return [_flatten(item) for item in json.loads(out)["results"]]
 
 
-def sweep(sweep, hw=None, set=None, jobs=1):
+def sweep(sweep, hw=None, set=None, jobs=1, html=None):
     """Runs a sweep (a YAML path or a dict); returns its CSV rows as dicts."""
     with _InputFile(sweep, "sweep") as (path, names):
-        out = run("sweep", path, "--csv", "-", "-j", jobs, *_options(hw, set), input_names=names)
+        out = run("sweep", path, "--csv", "-", "-j", jobs, *_options(hw, set, html),
+                  input_names=names)
     return [{key: _number(value) for key, value in row.items()}
             for row in csv.DictReader(io.StringIO(out))]
 
 
-def compare(measured, hw=None):
+def compare(measured, hw=None, html=None):
     """Re-simulates every row of a measurement CSV; returns `tilesim compare --json`."""
     with tempfile.TemporaryDirectory(prefix="tilesim-") as directory:
         report = os.path.join(directory, "compare.json")
-        options = ["--hw", str(hw)] if hw is not None else []
+        options = _options(hw, None, html)
         run("compare", "--measured", os.fspath(measured), "--json", report, *options)
         with open(report, encoding="utf-8") as file:
             return json.load(file)

@@ -22,6 +22,12 @@ def test_simulate_a_path_matches_the_golden_json():
     assert rows[0]["bytes.hbm_read"] == golden[0]["bytes"]["hbm_read"]
 
 
+def test_html_report_from_python(tmp_path):
+    page = tmp_path / "quickstart.html"
+    tilesim.simulate(QUICKSTART, html=page)
+    assert page.read_text().startswith("<!DOCTYPE html>")
+
+
 def test_results_go_straight_into_pandas():
     frame = pandas.DataFrame(tilesim.simulate(QUICKSTART))
     assert {"name", "schedule", "time_us", "tflops", "bytes.hbm_read"} <= set(frame.columns)
