@@ -21,7 +21,7 @@ heads, the first and last 64 query rows); the kernels one run launches, read
 with the profiler; warm-up (~50 ms), then >= 20 runs (~200 ms), each between
 its own CUDA events and queued behind a GPU sleep long enough to cover the
 host's enqueueing, so Python's launch cost does not leak into the times.
-Exit status: 0; 1 a check failed; 2 usage or study; 3 no GPU.
+Exit status: 0; 1 a check failed; 2 usage or study; 3 no GPU; 77 no PyYAML.
 """
 
 import argparse
@@ -36,7 +36,11 @@ import sys
 import time
 import warnings
 
-import yaml
+try:
+    import yaml
+except ImportError:  # ctest reads 77 as skipped
+    print("sdpa_measure: needs PyYAML (python3 -m pip install pyyaml)", file=sys.stderr)
+    sys.exit(77)
 
 COLUMNS = ("name,kernel,variant,batch,heads,kv_heads,q_len,kv_len,kv_lens,head_dim,causal,dtype,"
            "splits,page_size,time_us,time_us_min,time_us_p90,tflops,gbps,runs,input_sets,"
