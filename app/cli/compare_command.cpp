@@ -57,7 +57,7 @@ config::Loaded<hw::HardwareSpec> load_hardware(const CompareOptions& options) {
 
 int run_compare(const CompareOptions& options) {
   const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
-  config::Loaded<std::vector<workloads::MeasuredGemm>> rows =
+  config::Loaded<workloads::MeasuredRows> rows =
       workloads::read_measured_csv(options.measured_path, schedules.names());
   if (!rows.ok()) {
     print_diagnostics(rows.diagnostics);
@@ -71,29 +71,32 @@ int run_compare(const CompareOptions& options) {
   const auto library_schedule = options.library_schedule == "as_measured"
                                     ? workloads::LibrarySchedule::as_measured
                                     : workloads::LibrarySchedule::choose;
-  config::Loaded<std::vector<workloads::ComparedGemm>> compared =
-      workloads::simulate_measured(*rows.value, *hardware.value, schedules, library_schedule);
-  if (!compared.ok()) {
-    print_diagnostics(compared.diagnostics);
+  config::Loaded<std::vector<workloads::ComparedGemm>> gemms =
+      workloads::simulate_measured(rows.value->gemms, *hardware.value, schedules, library_schedule);
+  config::Loaded<std::vector<workloads::ComparedAttention>> attention =
+      workloads::simulate_measured_attention(rows.value->attention, *hardware.value, schedules);
+  if (!gemms.ok() || !attention.ok()) {
+    gemms.diagnostics.append(attention.diagnostics);
+    print_diagnostics(gemms.diagnostics);
     return kExitInputError;
   }
-  const report::ComparisonSummary summary = report::summarize_comparison(*compared.value);
+  const report::ComparedRows compared{std::move(*gemms.value), std::move(*attention.value)};
+  const report::ComparisonSummary summary = report::summarize_comparison(compared);
   bool ok = true;
   if (options.json_path != "-") {
     std::cout << "hardware: " << hardware.value->name << "   measured: " << options.measured_path
               << "\n\n"
-              << report::comparison_table(*compared.value, summary);
+              << report::comparison_table(compared, summary);
   }
   if (!options.json_path.empty()) {
-    const nlohmann::json json = report::comparison_json(
-        *compared.value, summary, options.measured_path, hardware.value->name);
+    const nlohmann::json json =
+        report::comparison_json(compared, summary, options.measured_path, hardware.value->name);
     ok = write_output(options.json_path, json.dump(2) + "\n") && ok;
   }
   if (!options.svg_path.empty()) {
     const std::string title = "predicted vs measured, " +
                               std::filesystem::path(options.measured_path).filename().string();
-    ok = write_output(options.svg_path, report::comparison_scatter_svg(*compared.value, title)) &&
-         ok;
+    ok = write_output(options.svg_path, report::comparison_scatter_svg(compared, title)) && ok;
   }
   if (!options.html_path.empty()) {
     ok = write_output(options.html_path,
@@ -111,8 +114,10 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand(
       "compare", "Re-simulate every row of a measurement CSV and report the prediction errors");
   command
-      ->add_option("--measured", options->measured_path,
-                   "Measurement CSV written by tilesim-measure (bench/measurements/*.csv)")
+      ->add_option(
+          "--measured", options->measured_path,
+          "Measurement CSV (bench/measurements/*.csv): GEMM and/or attention rows, written "
+          "by tilesim-measure or kernels/attention/sdpa_measure.py")
       ->required();
   command->add_option("--hw", options->hardware,
                       "Hardware to simulate on: a name under configs/hw/ or a path (default: the "
@@ -121,9 +126,10 @@ void add_compare_command(CLI::App& app, int& exit_code) {
       "--set", options->assignments,
       "Override a hardware field, e.g. --set hbm.bandwidth=\"4.8 TB/s\" (repeatable)");
   command
-      ->add_option("--library-schedule", options->library_schedule,
-                   "How `kernel: library` rows are simulated: `choose` (as `schedule: auto`: a "
-                   "vendor library picks its own algorithm) or `as_measured` (the row's schedule)")
+      ->add_option(
+          "--library-schedule", options->library_schedule,
+          "How `kernel: library` GEMM rows are simulated: `choose` (as `schedule: auto`: a "
+          "vendor library picks its own algorithm) or `as_measured` (the row's schedule)")
       ->check(CLI::IsMember({"choose", "as_measured"}))
       ->capture_default_str();
   command->add_option("--json", options->json_path,

@@ -42,6 +42,15 @@ PlotAxis shared_axis(const std::vector<ScatterPoint>& points) {
   return PlotAxis::logarithmic(low / kMarginFactor, high * kMarginFactor);
 }
 
+void draw_marker(SvgCanvas& canvas, SvgPoint centre, double radius_px, ScatterMarker marker,
+                 const std::string& color) {
+  if (marker == ScatterMarker::circle) {
+    canvas.circle(centre, radius_px, color);
+  } else {
+    canvas.rect({centre.x - radius_px, centre.y - radius_px}, 2 * radius_px, 2 * radius_px, color);
+  }
+}
+
 // The line y = factor * x across the plot, clipped to it.
 void ratio_line(SvgCanvas& canvas, const PlotAxis& x, const PlotAxis& y, double factor,
                 const SvgStroke& stroke) {
@@ -94,13 +103,17 @@ std::string render_accuracy_scatter(const std::vector<ScatterPoint>& points,
   const TextStyle legend{12, TextAnchor::start, "#000000", false, 0};
   for (std::size_t s = 0; s < series.size(); ++s) {
     const std::string color = kSeriesColors[s % kSeriesColors.size()];
+    const ScatterMarker marker =
+        std::find_if(points.begin(), points.end(), [&](const ScatterPoint& p) {
+          return p.series == series[s];
+        })->marker;
     for (const ScatterPoint& p : points) {
       if (p.series == series[s]) {
-        canvas.circle({x.pixel(p.measured_us), y.pixel(p.predicted_us)}, 3.5, color);
+        draw_marker(canvas, {x.pixel(p.measured_us), y.pixel(p.predicted_us)}, 3.5, marker, color);
       }
     }
     const double legend_y = kTopPx + 10 + 22 * static_cast<double>(s);
-    canvas.circle({kLeftPx + kPlotPx + 28, legend_y}, 4, color);
+    draw_marker(canvas, {kLeftPx + kPlotPx + 28, legend_y}, 4, marker, color);
     canvas.text({kLeftPx + kPlotPx + 40, legend_y}, series[s], legend, true);
   }
   const double note_y = kTopPx + 20 + 22 * static_cast<double>(series.size());

@@ -43,12 +43,12 @@ class H100GemmAccuracy : public ::testing::Test {
         std::filesystem::path(TILESIM_SOURCE_DIR) / kDataset, schedules.names());
     ASSERT_TRUE(rows.ok()) << rows.diagnostics.format();
     const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm.measured");
-    auto compared = workloads::simulate_measured(*rows.value, spec, schedules,
+    auto compared = workloads::simulate_measured(rows.value->gemms, spec, schedules,
                                                  workloads::LibrarySchedule::choose);
     ASSERT_TRUE(compared.ok()) << compared.diagnostics.format();
     compared_ = std::move(*compared.value);
-    summary_ = report::summarize_comparison(compared_);
-    std::cout << report::comparison_table(compared_, summary_);
+    summary_ = report::summarize_comparison({compared_, {}});
+    std::cout << report::comparison_table({compared_, {}}, summary_);
     std::cout << "issue targets: reference MAPE <= " << kTargetReferenceMapePercent
               << "%, no case over " << kTargetReferenceCaseErrorPercent
               << "%, top-1 >= " << 100 * kTargetScheduleTop1Share

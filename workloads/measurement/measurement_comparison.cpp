@@ -1,8 +1,28 @@
 #include "workloads/measurement/measurement_comparison.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "workloads/attention/paged_attention_v2.hpp"
 #include "workloads/study_runner.hpp"
 
 namespace tilesim::workloads {
+namespace {
+
+// The model's paged_v2 partitions per sequence, against the measured ones.
+std::string paged_v2_note(const MeasuredAttention& row) {
+  if (row.workload.variant != "paged_v2" || !row.measured_splits) return {};
+  const std::int64_t longest =
+      *std::max_element(row.workload.shape.kv_lens.begin(), row.workload.shape.kv_lens.end());
+  const std::int64_t modeled =
+      (longest + PagedAttentionV2::kPartitionKeys - 1) / PagedAttentionV2::kPartitionKeys;
+  if (modeled == *row.measured_splits) return {};
+  return fmt::format("measured {} partitions; the model cuts {}-key ones ({})",
+                     *row.measured_splits, PagedAttentionV2::kPartitionKeys, modeled);
+}
+
+}  // namespace
 
 config::Loaded<std::vector<ComparedGemm>> simulate_measured(const std::vector<MeasuredGemm>& rows,
                                                             const hw::HardwareSpec& spec,
@@ -27,6 +47,27 @@ config::Loaded<std::vector<ComparedGemm>> simulate_measured(const std::vector<Me
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const WorkloadRun& run = (*runs.value)[i];
     result.push_back({rows[i], run.schedule, run.result.time_us()});
+  }
+  compared.value = std::move(result);
+  return compared;
+}
+
+config::Loaded<std::vector<ComparedAttention>> simulate_measured_attention(
+    const std::vector<MeasuredAttention>& rows, const hw::HardwareSpec& spec,
+    const GemmScheduleRegistry& schedules) {
+  Study study;
+  for (const MeasuredAttention& row : rows) study.workloads.emplace_back(row.workload);
+  gpu::SimulationOptions options;
+  options.record_bandwidth = false;
+  config::Loaded<std::vector<WorkloadRun>> runs = run_study(study, spec, schedules, options);
+  config::Loaded<std::vector<ComparedAttention>> compared;
+  compared.diagnostics = std::move(runs.diagnostics);
+  if (!runs.ok()) return compared;
+  std::vector<ComparedAttention> result;
+  // A concrete variant gives one run per workload, in order.
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const WorkloadRun& run = (*runs.value)[i];
+    result.push_back({rows[i], run.schedule, run.result.time_us(), paged_v2_note(rows[i])});
   }
   compared.value = std::move(result);
   return compared;

@@ -1,6 +1,6 @@
 #pragma once
-// Re-simulates measured GEMMs: each row becomes a study workload and runs
-// through the same study runner as `tilesim simulate`, on one hardware spec.
+// Re-simulates measured rows: each becomes a study workload and runs through
+// the same study runner as `tilesim simulate`, on one hardware spec.
 
 #include <string>
 #include <vector>
@@ -28,5 +28,20 @@ config::Loaded<std::vector<ComparedGemm>> simulate_measured(const std::vector<Me
                                                             const hw::HardwareSpec& spec,
                                                             const GemmScheduleRegistry& schedules,
                                                             LibrarySchedule library_schedule);
+
+struct ComparedAttention {
+  MeasuredAttention measured;
+  std::string simulated;  // the variant as lowered, e.g. "flash_decoding:splits=14"
+  double predicted_us = 0;
+  // What the simulation could not follow, e.g. a paged_v2 row measured with
+  // other partitions than the model's 512-key ones; empty when none.
+  std::string note;
+};
+
+// Each row as measured: its variant, splits and page size, on the kernel
+// profile its implementation maps to (attention_implementations.hpp).
+config::Loaded<std::vector<ComparedAttention>> simulate_measured_attention(
+    const std::vector<MeasuredAttention>& rows, const hw::HardwareSpec& spec,
+    const GemmScheduleRegistry& schedules);
 
 }  // namespace tilesim::workloads
