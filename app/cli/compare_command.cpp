@@ -100,7 +100,7 @@ int run_compare(const CompareOptions& options) {
   }
   if (!options.html_path.empty()) {
     ok = write_output(options.html_path,
-                      report::comparison_html(*compared.value, summary, options.measured_path,
+                      report::comparison_html(compared, summary, options.measured_path,
                                               hardware.value->name)) &&
          ok;
   }

@@ -67,7 +67,7 @@ HtmlTable objects_table(const OrderedJson& objects, const std::vector<std::strin
   return table;
 }
 
-HtmlTable metrics_table(const nlohmann::json& metrics) {
+HtmlTable metrics_table(const OrderedJson& metrics) {
   HtmlTable table{{"kernel", "cases", "MAPE %", "median |err| %", "max |err| %", "bias %",
                    "share within 10 %", "share within 20 %", "Pearson r (log)", "Spearman rho"},
                   {}};
@@ -102,43 +102,44 @@ std::string study_html(const StudyReport& report) {
   return page.render();
 }
 
-std::string comparison_html(const std::vector<workloads::ComparedGemm>& rows,
-                            const ComparisonSummary& summary, const std::string& measured_path,
-                            const std::string& hardware) {
-  const nlohmann::json json = comparison_json(rows, summary, measured_path, hardware);
+std::string comparison_html(const ComparedRows& rows, const ComparisonSummary& summary,
+                            const std::string& measured_path, const std::string& hardware) {
+  // Ordered, so that the row tables keep the report's column order.
+  const OrderedJson json =
+      OrderedJson::parse(comparison_json(rows, summary, measured_path, hardware).dump());
   HtmlPage page("tilesim compare: " + measured_path);
-  page.paragraph(fmt::format("hardware: {}; {} measured rows re-simulated", hardware, rows.size()));
-  page.heading("Accuracy per kernel class");
-  page.table(metrics_table(json["metrics"]));
+  page.paragraph(fmt::format("hardware: {}; {} GEMM and {} attention rows re-simulated", hardware,
+                             rows.gemms.size(), rows.attention.size()));
+  if (json.contains("metrics")) {
+    page.heading("GEMM accuracy per kernel class");
+    page.table(metrics_table(json["metrics"]));
+  }
+  if (json.contains("attention")) {
+    page.heading("Attention accuracy per implementation");
+    OrderedJson metrics = json["attention"]["by_implementation"];
+    metrics["all"] = json["attention"]["all"];
+    page.table(metrics_table(metrics));
+  }
   page.heading("Predicted vs measured");
   page.svg(comparison_scatter_svg(rows, "predicted vs measured, " + measured_path));
   page.heading("Rows, worst first (click a header to sort)");
-  HtmlTable worst{{"name", "kernel", "problem", "measured schedule", "simulated schedule",
-                   "measured us", "predicted us", "error %"},
-                  {}};
-  std::vector<nlohmann::json> ordered(json["rows"].begin(), json["rows"].end());
-  std::stable_sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) {
+  std::vector<OrderedJson> worst(json["rows"].begin(), json["rows"].end());
+  std::stable_sort(worst.begin(), worst.end(), [](const auto& a, const auto& b) {
     return std::abs(a["error_percent"].template get<double>()) >
            std::abs(b["error_percent"].template get<double>());
   });
-  for (const nlohmann::json& row : ordered) {
-    worst.rows.push_back({row["name"], row["kernel"], row["problem"], row["measured_schedule"],
-                          row["simulated_schedule"], cell_text(OrderedJson(row["measured_us"])),
-                          cell_text(OrderedJson(row["predicted_us"])),
-                          cell_text(OrderedJson(row["error_percent"]))});
+  page.table(objects_table(OrderedJson(worst), {"kind", "name", "kernel", "measured_us",
+                                                "predicted_us", "error_percent"}));
+  if (json.contains("schedule_choice")) {
+    page.heading("GEMM schedule choice: is the predicted fastest the measured fastest?");
+    page.table(objects_table(json["schedule_choice"]["outcomes"]));
   }
-  page.table(worst);
-  page.heading("Schedule choice: is the predicted fastest the measured fastest?");
-  HtmlTable choices{
-      {"problem", "cases", "predicted fastest", "measured fastest", "regret %", "correct", "tie"},
-      {}};
-  for (const nlohmann::json& g : json["schedule_choice"]["outcomes"]) {
-    choices.rows.push_back(
-        {g["problem"], cell_text(OrderedJson(g["cases"])), g["predicted_fastest"],
-         g["measured_fastest"], cell_text(OrderedJson(g["regret_percent"])),
-         cell_text(OrderedJson(g["correct"])), cell_text(OrderedJson(g["tie"]))});
+  if (json.contains("attention")) {
+    page.heading("Fused (flash) over unfused attention, predicted and measured");
+    page.table(objects_table(json["attention"]["fused_unfused"]));
+    page.heading("Decode: is the predicted fastest variant the measured fastest?");
+    page.table(objects_table(json["attention"]["decode_choice"]["outcomes"]));
   }
-  page.table(choices);
   return page.render();
 }
 

@@ -15,11 +15,11 @@ namespace tilesim::report {
 // Results table, every SM's CTAs over time, and each workload's kernels.
 std::string study_html(const StudyReport& report);
 
-// Metrics per kernel class, the predicted-vs-measured scatter, the rows sorted
-// worst first, and the schedule choices.
-std::string comparison_html(const std::vector<workloads::ComparedGemm>& rows,
-                            const ComparisonSummary& summary, const std::string& measured_path,
-                            const std::string& hardware);
+// Metrics per kernel class (GEMM) and implementation (attention), the
+// predicted-vs-measured scatter, every row worst first, the GEMM schedule
+// choices, attention's fused/unfused ratios and decode variant choices.
+std::string comparison_html(const ComparedRows& rows, const ComparisonSummary& summary,
+                            const std::string& measured_path, const std::string& hardware);
 
 // The sweep's plot and its rows.
 std::string sweep_html(const workloads::SweepSpec& spec, const workloads::SweepResult& result,
