@@ -31,6 +31,20 @@ std::int64_t visible_keys(const AttentionProblem& problem, std::int64_t kv_len,
   return std::clamp<std::int64_t>(kv_len - problem.q_len + query + 1, 0, kv_len);
 }
 
+// The element type's name, here rather than gemm_launch's to_string: that one
+// would link every GEMM kernel into programs that only run attention.
+std::string_view dtype_name(ElementType type) {
+  switch (type) {
+    case ElementType::bf16:
+      return "bf16";
+    case ElementType::fp16:
+      return "fp16";
+    case ElementType::fp32:
+      return "fp32";
+  }
+  return "unknown";
+}
+
 }  // namespace
 
 std::optional<AttentionVariant> parse_attention_variant(std::string_view name) {
@@ -95,7 +109,7 @@ double AttentionProblem::min_bytes() const {
 std::optional<std::string> attention_problem_error(const AttentionProblem& problem) {
   std::ostringstream why;
   if (problem.dtype != ElementType::bf16 && problem.dtype != ElementType::fp16) {
-    why << "dtype " << to_string(problem.dtype) << ": the kernels take bf16 or fp16";
+    why << "dtype " << dtype_name(problem.dtype) << ": the kernels take bf16 or fp16";
   } else if (problem.head_dim != 64 && problem.head_dim != 128) {
     why << "head_dim " << problem.head_dim << ": the kernels are compiled for 64 and 128";
   } else if (problem.batch < 1 || problem.heads < 1 || problem.kv_heads < 1 || problem.q_len < 1) {
@@ -136,7 +150,7 @@ std::string to_string(const AttentionProblem& problem) {
     }
   }
   text << " d" << problem.head_dim << (problem.causal ? " causal " : " ")
-       << tilesim::kernels::to_string(problem.dtype);
+       << dtype_name(problem.dtype);
   return text.str();
 }
 

@@ -86,7 +86,9 @@ struct AttentionTensors {
 // path, split partials and their log-sum-exp, Stream-K flags), sized per problem.
 struct AttentionWorkspaceSize {
   std::size_t bytes = 0;
-  std::size_t zeroed_bytes = 0;  // leading part that must be zero before the first launch
+  // Leading part that must be zero before the first launch; every launch leaves it zero.
+  std::size_t zeroed_bytes = 0;
+  int splits = 0;  // KV splits per sequence the launch uses (0: the variant does not split)
 };
 AttentionWorkspaceSize attention_workspace_size(AttentionVariant variant,
                                                 const AttentionProblem& problem);
