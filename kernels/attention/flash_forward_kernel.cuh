@@ -395,8 +395,11 @@ __global__ void __launch_bounds__(FlashTraits<kHeadDim>::kThreads, 2)
   for (; it < masked; ++it) attend(it, std::true_type{});
   for (; it < n_blocks; ++it) attend(it, std::false_type{});
 
-  // Epilogue: O / sum to the input type, staged through the warp's own Q rows
-  // (no other warp reads them), then 16-byte stores of the rows < q_len.
+  // Epilogue: O / sum to the input type, staged through the warp's own Q rows,
+  // then 16-byte stores of the rows < q_len. The barrier orders every lane's
+  // last ldmatrix reads of Q before the staging writes (racecheck flagged them
+  // once the pipeline lost its end-of-block barrier).
+  __syncthreads();
   const int thread_row = warp * T::kWarpRows + lane / 4;
 #pragma unroll
   for (int mi = 0; mi < T::kMTiles; ++mi) {
