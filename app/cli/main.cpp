@@ -9,6 +9,9 @@
 
 #include "app/cli/cli_context.hpp"
 #include "app/cli/compare_command.hpp"
+#include "app/cli/explain_command.hpp"
+#include "app/cli/hierarchy_command.hpp"
+#include "app/cli/roofline_command.hpp"
 #include "app/cli/schema_command.hpp"
 #include "app/cli/simulate_command.hpp"
 #include "app/cli/sweep_command.hpp"
@@ -23,6 +26,9 @@ int main(int argc, char** argv) {
   tilesim::cli::add_validate_command(app, exit_code);
   tilesim::cli::add_schema_command(app, exit_code);
   tilesim::cli::add_compare_command(app, exit_code);
+  tilesim::cli::add_explain_command(app, exit_code);
+  tilesim::cli::add_roofline_command(app, exit_code);
+  tilesim::cli::add_hierarchy_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
