@@ -1,6 +1,7 @@
 #include "app/cli/roofline_command.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <filesystem>
 #include <iostream>
@@ -111,7 +112,13 @@ int run_roofline(const RooflineOptions& options) {
   chart.title = fmt::format("Roofline: {}, {}", spec.description,
                             std::filesystem::path(options.study_path).filename().string());
   std::set<hw::DataType> types;
+  std::vector<std::string> left_out;
   for (const workloads::WorkloadRun& run : *runs.value) {
+    const explain::RooflinePosition at = explain::roofline_position(run);
+    if (at.flops <= 0 || at.hbm_bytes <= 0 || at.l2_bytes <= 0) {
+      left_out.push_back(run.name);
+      continue;
+    }
     add_predicted(chart, run, run.name);
     types.insert(explain::run_data_type(run));
   }
@@ -120,12 +127,22 @@ int run_roofline(const RooflineOptions& options) {
     types.insert(rows[i].workload.problem.input_type);
   }
   add_roofs(chart, spec, types);
-  chart.shape_notes = {"predicted, at its HBM intensity", "measured (at the predicted intensity)",
-                       "predicted, at its L2 intensity"};
+  chart.shape_notes = {
+      {report::RooflineMarkShape::circle, "predicted, at its HBM intensity"},
+      {report::RooflineMarkShape::hollow_square, "predicted, at its L2 intensity"}};
+  if (!rows.empty()) {
+    chart.shape_notes.push_back(
+        {report::RooflineMarkShape::square, "measured (at the predicted HBM intensity)"});
+  }
   if (!write_output(options.svg_path, report::render_roofline(chart))) return kExitInputError;
-  std::cout << fmt::format(
-      "{}: {} workloads{} on the {} roofline\n", options.svg_path, runs.value->size(),
-      rows.empty() ? "" : fmt::format(" and {} measured rows", rows.size()), spec.name);
+  std::cout << fmt::format("{}: {} workloads{} on the {} roofline\n", options.svg_path,
+                           runs.value->size() - left_out.size(),
+                           rows.empty() ? "" : fmt::format(" and {} measured rows", rows.size()),
+                           spec.name);
+  if (!left_out.empty()) {
+    std::cout << fmt::format("left out (no FLOPs or no bytes: no place on log axes): {}\n",
+                             fmt::join(left_out, ", "));
+  }
   return kExitOk;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace tilesim::report {
@@ -61,12 +62,18 @@ std::string breakdown_lines(const TimeBreakdown& breakdown, double time_us) {
   return out;
 }
 
+// -44%, +3.0%, -0.4%: a tenth of a percent where it is small.
+std::string signed_percent(double change) {
+  const double value = 100 * change;
+  return std::abs(value) < 9.95 ? fmt::format("{:+.1f}%", value) : fmt::format("{:+.0f}%", value);
+}
+
 std::string what_if_lines(const std::vector<explain::WhatIf>& what_ifs) {
   if (what_ifs.empty()) return "";
   std::string out = "  what if (each simulated again)\n";
   for (const explain::WhatIf& hint : what_ifs) {
-    out += fmt::format("    {:<48} {:>9.2f} {:>+6.0f}%\n", hint.change, hint.time_us,
-                       100 * hint.time_change());
+    out += fmt::format("    {:<48} {:>9.2f} {:>7}\n", hint.change, hint.time_us,
+                       signed_percent(hint.time_change()));
   }
   return out;
 }

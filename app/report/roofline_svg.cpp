@@ -28,6 +28,11 @@ constexpr std::array<const char*, 4> kCeilingColors = {"#555555", "#8c6d31", "#7
 const SvgStroke kGrid{"#e5e5e5", 1, ""};
 const SvgStroke kAxis{"#333333", 1, ""};
 
+bool drawable(const RooflineMark& mark) {
+  return mark.flops_per_byte > 0 && mark.flops_per_s > 0 && std::isfinite(mark.flops_per_byte) &&
+         std::isfinite(mark.flops_per_s);
+}
+
 struct Axes {
   PlotAxis x;
   PlotAxis y;
@@ -54,6 +59,7 @@ Axes axes_for(const RooflineChart& chart) {
   double y_low = 1e300;
   const double y_high = top_roof(chart) / kTeraFlops * 1.6;
   for (const RooflineMark& mark : chart.marks) {
+    if (!drawable(mark)) continue;
     x_low = std::min(x_low, mark.flops_per_byte);
     x_high = std::max(x_high, mark.flops_per_byte);
     y_low = std::min(y_low, mark.flops_per_s / kTeraFlops);
@@ -155,11 +161,10 @@ void draw_legend(SvgCanvas& canvas, const RooflineChart& chart,
     canvas.text({x + 18, y}, series[s], text, true);
   }
   y += 10;
-  const std::array<RooflineMarkShape, 3> shapes = {
-      RooflineMarkShape::circle, RooflineMarkShape::square, RooflineMarkShape::hollow_square};
-  for (std::size_t i = 0; i < chart.shape_notes.size() && i < shapes.size(); ++i, y += 20) {
-    draw_mark(canvas, {x + 6, y}, shapes[i], "#333333");
-    canvas.text({x + 18, y}, chart.shape_notes[i], text, true);
+  for (const RooflineShapeNote& note : chart.shape_notes) {
+    draw_mark(canvas, {x + 6, y}, note.shape, "#333333");
+    canvas.text({x + 18, y}, note.text, text, true);
+    y += 20;
   }
 }
 
@@ -189,7 +194,8 @@ std::string render_roofline(const RooflineChart& chart) {
     return std::string(kSeriesColors[s % kSeriesColors.size()]);
   };
   for (const RooflineMark& mark : chart.marks) {
-    if (mark.joined_to && *mark.joined_to < chart.marks.size()) {
+    if (drawable(mark) && mark.joined_to && *mark.joined_to < chart.marks.size() &&
+        drawable(chart.marks[*mark.joined_to])) {
       canvas.line(pixel(mark), pixel(chart.marks[*mark.joined_to]), {color(mark), 1, "2 2"});
     }
   }

@@ -5,7 +5,8 @@
 // horizontal lines from where they meet the steepest ceiling. Marks are the
 // runs: a filled circle, a filled square or a hollow square, optionally joined
 // to another mark by a thin line (e.g. a run at its HBM and at its L2
-// intensity, or predicted and measured).
+// intensity, or predicted and measured). A mark with no FLOPs or no bytes has
+// no place on log axes and is left out.
 
 #include <optional>
 #include <string>
@@ -28,12 +29,17 @@ struct RooflineMark {
   std::optional<std::size_t> joined_to;  // index of another mark
 };
 
+struct RooflineShapeNote {
+  RooflineMarkShape shape = RooflineMarkShape::circle;
+  std::string text;  // what the shape stands for, in the legend
+};
+
 struct RooflineChart {
   std::string title;
   std::vector<RooflineRoof> bandwidth_ceilings;
   std::vector<RooflineRoof> compute_roofs;
   std::vector<RooflineMark> marks;
-  std::vector<std::string> shape_notes;  // legend lines for the shapes, in shape order
+  std::vector<RooflineShapeNote> shape_notes;
 };
 
 std::string render_roofline(const RooflineChart& chart);

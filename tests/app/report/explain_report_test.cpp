@@ -81,7 +81,9 @@ TEST(RooflineSvg, IsWellFormedWithEveryRoofAndMark) {
   chart.marks = {{"decode", 16, 4.8e13, RooflineMarkShape::circle, std::nullopt},
                  {"decode", 14, 4.8e13, RooflineMarkShape::hollow_square, 0},
                  {"measured", 16, 4e13, RooflineMarkShape::square, 0}};
-  chart.shape_notes = {"predicted", "measured", "at L2"};
+  chart.shape_notes = {{RooflineMarkShape::circle, "predicted"},
+                       {RooflineMarkShape::square, "measured"},
+                       {RooflineMarkShape::hollow_square, "at L2"}};
   const std::string svg = render_roofline(chart);
   EXPECT_TRUE(IsWellFormedXml(svg)) << svg;
   EXPECT_NE(svg.find("a &lt;roofline&gt; &amp; more"), std::string::npos);
