@@ -58,13 +58,8 @@ bool write_reports(const SimulateOptions& options, const report::StudyReport& re
 
 int run_simulate(const SimulateOptions& options) {
   const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
-  config::Loaded<std::vector<hw::FieldOverride>> overrides = parse_overrides(options.assignments);
-  if (!overrides.ok()) {
-    print_diagnostics(overrides.diagnostics);
-    return kExitInputError;
-  }
   config::Loaded<LoadedStudy> loaded =
-      load_study_and_hardware(options.study_path, options.hardware, *overrides.value, schedules);
+      load_study_for_run(options.study_path, options.hardware, options.assignments, schedules);
   if (!loaded.ok()) {
     print_diagnostics(loaded.diagnostics);
     return kExitInputError;

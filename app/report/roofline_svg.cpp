@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "app/report/color_scale.hpp"
 #include "app/report/plot_axis.hpp"
 #include "app/report/svg_canvas.hpp"
 
@@ -21,9 +22,6 @@ constexpr double kTeraFlops = 1e12;  // the y axis is in TFLOP/s
 constexpr double kMarkPx = 4;
 constexpr double kMarginFactor = 2;  // room around the extreme marks and ridges, in log scale
 
-// Okabe-Ito, as the other plots: distinguishable with colour-vision deficiencies.
-constexpr std::array<const char*, 8> kSeriesColors = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
-                                                      "#e69f00", "#56b4e9", "#000000", "#f0e442"};
 constexpr std::array<const char*, 4> kCeilingColors = {"#555555", "#8c6d31", "#7f7f7f", "#393b79"};
 const SvgStroke kGrid{"#e5e5e5", 1, ""};
 const SvgStroke kAxis{"#333333", 1, ""};
@@ -157,7 +155,7 @@ void draw_legend(SvgCanvas& canvas, const RooflineChart& chart,
   const TextStyle text{12, TextAnchor::start, "#000000", false, 0};
   double y = kTopPx + 10;
   for (std::size_t s = 0; s < series.size(); ++s, y += 20) {
-    canvas.circle({x + 6, y}, kMarkPx, kSeriesColors[s % kSeriesColors.size()]);
+    canvas.circle({x + 6, y}, kMarkPx, series_color(s));
     canvas.text({x + 18, y}, series[s], text, true);
   }
   y += 10;
@@ -191,7 +189,7 @@ std::string render_roofline(const RooflineChart& chart) {
   auto color = [&](const RooflineMark& mark) {
     const auto s = static_cast<std::size_t>(std::find(series.begin(), series.end(), mark.series) -
                                             series.begin());
-    return std::string(kSeriesColors[s % kSeriesColors.size()]);
+    return series_color(s);
   };
   for (const RooflineMark& mark : chart.marks) {
     if (drawable(mark) && mark.joined_to && *mark.joined_to < chart.marks.size() &&
