@@ -61,7 +61,7 @@ std::string hbm_use(const RooflineCeilings& ceilings, const RooflinePosition& po
 // Tiles padded far beyond the problem (a decode step's one query row in a
 // 64-row MMA) keep tensor cores busy on FLOPs nobody asked for.
 std::string padding(const RooflinePosition& position) {
-  if (position.issued_flops < kNotablePadding * position.flops) return "";
+  if (position.flops <= 0 || position.issued_flops < kNotablePadding * position.flops) return "";
   return fmt::format(" ({:.0f}x as many FLOPs issued: padded tiles)",
                      position.issued_flops / position.flops);
 }
@@ -115,7 +115,14 @@ std::string reason_for(Bound bound, double share, const workloads::WorkloadRun& 
                          share_text(position.hbm_bytes_per_s() / ceilings.hbm_bytes_per_s),
                          tera(ceilings.hbm_bytes_per_s), compute);
     case Bound::l2:
-      return fmt::format("bandwidth-bound at L2: {} of {} TB/s (SM ports included); {}",
+      if (breakdown[TimeCause::l2_port] > breakdown[TimeCause::l2]) {
+        return fmt::format(
+            "bandwidth-bound at the SMs' L2 ports (each SM's own path to L2); L2 {} of {} TB/s "
+            "busy; {}",
+            share_text(position.l2_bytes_per_s() / ceilings.l2_bytes_per_s),
+            tera(ceilings.l2_bytes_per_s), compute);
+      }
+      return fmt::format("bandwidth-bound at L2: {} of {} TB/s; {}",
                          share_text(position.l2_bytes_per_s() / ceilings.l2_bytes_per_s),
                          tera(ceilings.l2_bytes_per_s), compute);
     case Bound::tensor:
