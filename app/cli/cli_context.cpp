@@ -78,6 +78,15 @@ config::Loaded<LoadedStudy> load_study_and_hardware(
   return loaded;
 }
 
+config::Loaded<LoadedStudy> load_study_for_run(const std::filesystem::path& study_path,
+                                               const std::optional<std::string>& hw_override,
+                                               const std::vector<std::string>& assignments,
+                                               const workloads::GemmScheduleRegistry& schedules) {
+  config::Loaded<std::vector<hw::FieldOverride>> overrides = parse_overrides(assignments);
+  if (!overrides.ok()) return {std::nullopt, std::move(overrides.diagnostics)};
+  return load_study_and_hardware(study_path, hw_override, *overrides.value, schedules);
+}
+
 bool write_output(const std::string& path, const std::string& text) {
   if (path == "-") {
     std::cout << text;

@@ -41,6 +41,13 @@ config::Loaded<LoadedStudy> load_study_and_hardware(
     const std::vector<hw::FieldOverride>& overrides,
     const workloads::GemmScheduleRegistry& schedules);
 
+// What simulate, explain and roofline share: `--set` assignments parsed, then
+// the study and its hardware loaded as above.
+config::Loaded<LoadedStudy> load_study_for_run(const std::filesystem::path& study_path,
+                                               const std::optional<std::string>& hw_override,
+                                               const std::vector<std::string>& assignments,
+                                               const workloads::GemmScheduleRegistry& schedules);
+
 // Writes `text` to `path`, or to stdout when path is "-"; false with a message on failure.
 bool write_output(const std::string& path, const std::string& text);
 

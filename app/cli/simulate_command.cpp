@@ -4,8 +4,11 @@
 #include <memory>
 
 #include "app/cli/cli_context.hpp"
+#include "app/explain/run_explanation.hpp"
 #include "app/report/chrome_trace.hpp"
 #include "app/report/csv_report.hpp"
+#include "app/report/explain_json.hpp"
+#include "app/report/explain_text.hpp"
 #include "app/report/html_report.hpp"
 #include "app/report/json_report.hpp"
 #include "app/report/result_table.hpp"
@@ -24,14 +27,24 @@ struct SimulateOptions {
   std::string trace_path;
   std::string timeline_path;
   std::string html_path;
+  bool explain = false;
 };
 
-bool write_reports(const SimulateOptions& options, const report::StudyReport& report) {
+// `explanations`: empty unless --explain; then one per run, in the report's order.
+bool write_reports(const SimulateOptions& options, const report::StudyReport& report,
+                   const std::vector<explain::RunExplanation>& explanations) {
   bool ok = true;
   const bool stdout_taken = options.json_path == "-" || options.csv_path == "-";
   if (!stdout_taken) std::cout << report::result_table(report);
+  if (!stdout_taken && !explanations.empty()) {
+    std::cout << "\n" << report::explain_text(explanations);
+  }
   if (!options.json_path.empty()) {
-    ok = write_output(options.json_path, report::json_report(report).dump(2) + "\n") && ok;
+    nlohmann::ordered_json json = report::json_report(report);
+    for (std::size_t i = 0; i < explanations.size(); ++i) {
+      json["results"][i]["explain"] = report::explain_json(explanations[i]);
+    }
+    ok = write_output(options.json_path, json.dump(2) + "\n") && ok;
   }
   if (!options.csv_path.empty()) {
     ok = write_output(options.csv_path, report::csv_report(report)) && ok;
@@ -50,13 +63,8 @@ bool write_reports(const SimulateOptions& options, const report::StudyReport& re
 
 int run_simulate(const SimulateOptions& options) {
   const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
-  config::Loaded<std::vector<hw::FieldOverride>> overrides = parse_overrides(options.assignments);
-  if (!overrides.ok()) {
-    print_diagnostics(overrides.diagnostics);
-    return kExitInputError;
-  }
   config::Loaded<LoadedStudy> loaded =
-      load_study_and_hardware(options.study_path, options.hardware, *overrides.value, schedules);
+      load_study_for_run(options.study_path, options.hardware, options.assignments, schedules);
   if (!loaded.ok()) {
     print_diagnostics(loaded.diagnostics);
     return kExitInputError;
@@ -71,7 +79,18 @@ int run_simulate(const SimulateOptions& options) {
   }
   const report::StudyReport report{options.study_path, loaded.value->hardware_reference,
                                    &loaded.value->hardware, std::move(*runs.value)};
-  return write_reports(options, report) ? kExitOk : kExitInputError;
+  std::vector<explain::RunExplanation> explanations;
+  if (options.explain) {
+    // Simulated again with time attribution, workload by workload, with the what-ifs.
+    config::Loaded<std::vector<explain::RunExplanation>> explained =
+        explain::explain_study(loaded.value->study, loaded.value->hardware, schedules);
+    if (!explained.ok()) {
+      print_diagnostics(explained.diagnostics);
+      return kExitInputError;
+    }
+    explanations = std::move(*explained.value);
+  }
+  return write_reports(options, report, explanations) ? kExitOk : kExitInputError;
 }
 
 }  // namespace
@@ -98,6 +117,9 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
                       "Write a Chrome trace to PATH (open in ui.perfetto.dev)");
   command->add_option("--html", options->html_path,
                       "Write one self-contained HTML report (tables, timeline, kernels) to PATH");
+  command->add_flag("--explain", options->explain,
+                    "Also explain every workload (as `tilesim explain`): where its time goes, "
+                    "roofline position, what bounds it, re-simulated what-ifs");
   command->callback([options, &exit_code] { exit_code = run_simulate(*options); });
 }
 

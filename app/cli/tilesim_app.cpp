@@ -8,6 +8,9 @@
 
 #include "app/cli/cli_context.hpp"
 #include "app/cli/compare_command.hpp"
+#include "app/cli/explain_command.hpp"
+#include "app/cli/hierarchy_command.hpp"
+#include "app/cli/roofline_command.hpp"
 #include "app/cli/schema_command.hpp"
 #include "app/cli/simulate_command.hpp"
 #include "app/cli/sweep_command.hpp"
@@ -27,6 +30,9 @@ int run_tilesim(const std::vector<std::string>& arguments) {
   add_validate_command(app, exit_code);
   add_schema_command(app, exit_code);
   add_compare_command(app, exit_code);
+  add_explain_command(app, exit_code);
+  add_roofline_command(app, exit_code);
+  add_hierarchy_command(app, exit_code);
   try {
     // CLI11 takes a vector in reverse order, without the program name.
     app.name(arguments.empty() ? "tilesim" : arguments.front());

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 
+#include "app/report/color_scale.hpp"
 #include "app/report/plot_axis.hpp"
 #include "app/report/svg_canvas.hpp"
 
@@ -18,9 +18,6 @@ constexpr double kLegendPx = 230;
 constexpr double kBottomPx = 60;
 constexpr double kMarginFactor = 1.25;  // room around the extreme points, in log scale
 
-// Okabe-Ito, as the line charts: distinguishable with colour-vision deficiencies.
-constexpr std::array<const char*, 8> kSeriesColors = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
-                                                      "#e69f00", "#56b4e9", "#000000", "#f0e442"};
 const SvgStroke kGrid{"#e5e5e5", 1, ""};
 const SvgStroke kAxis{"#333333", 1, ""};
 
@@ -102,7 +99,7 @@ std::string render_accuracy_scatter(const std::vector<ScatterPoint>& points,
   const std::vector<std::string> series = series_in_order(points);
   const TextStyle legend{12, TextAnchor::start, "#000000", false, 0};
   for (std::size_t s = 0; s < series.size(); ++s) {
-    const std::string color = kSeriesColors[s % kSeriesColors.size()];
+    const std::string color = series_color(s);
     const ScatterMarker marker =
         std::find_if(points.begin(), points.end(), [&](const ScatterPoint& p) {
           return p.series == series[s];

@@ -11,6 +11,7 @@ namespace tilesim::gpu {
 
 struct SimulationOptions {
   bool record_bandwidth = false;  // HBM/L2 bandwidth samples, for traces
+  bool attribute_time = false;    // what CTAs' time went to (KernelRecord::time_use_per_sm)
 };
 
 SimulationResult simulate(const KernelPlan& plan, const hw::HardwareSpec& spec,

@@ -24,10 +24,7 @@ std::string paged_v2_note(const MeasuredAttention& row) {
 
 }  // namespace
 
-config::Loaded<std::vector<ComparedGemm>> simulate_measured(const std::vector<MeasuredGemm>& rows,
-                                                            const hw::HardwareSpec& spec,
-                                                            const GemmScheduleRegistry& schedules,
-                                                            LibrarySchedule library_schedule) {
+Study measured_study(const std::vector<MeasuredGemm>& rows, LibrarySchedule library_schedule) {
   Study study;
   for (const MeasuredGemm& row : rows) {
     GemmWorkload workload = row.workload;
@@ -36,9 +33,17 @@ config::Loaded<std::vector<ComparedGemm>> simulate_measured(const std::vector<Me
     }
     study.workloads.emplace_back(std::move(workload));
   }
+  return study;
+}
+
+config::Loaded<std::vector<ComparedGemm>> simulate_measured(const std::vector<MeasuredGemm>& rows,
+                                                            const hw::HardwareSpec& spec,
+                                                            const GemmScheduleRegistry& schedules,
+                                                            LibrarySchedule library_schedule) {
   gpu::SimulationOptions options;
   options.record_bandwidth = false;
-  config::Loaded<std::vector<WorkloadRun>> runs = run_study(study, spec, schedules, options);
+  config::Loaded<std::vector<WorkloadRun>> runs =
+      run_study(measured_study(rows, library_schedule), spec, schedules, options);
   config::Loaded<std::vector<ComparedGemm>> compared;
   compared.diagnostics = std::move(runs.diagnostics);
   if (!runs.ok()) return compared;

@@ -9,6 +9,7 @@
 #include "hwmodels/hardware_spec.hpp"
 #include "workloads/gemm/gemm_schedule.hpp"
 #include "workloads/measurement/measured_csv.hpp"
+#include "workloads/study.hpp"
 
 namespace tilesim::workloads {
 
@@ -17,6 +18,10 @@ namespace tilesim::workloads {
 // `choose` simulates it as `schedule: auto` (the fastest candidate), `as_measured`
 // uses the row's schedule.
 enum class LibrarySchedule { choose, as_measured };
+
+// The study that re-simulates the rows, one workload per row in order: a
+// `kernel: library` row as `schedule: auto` under `choose`.
+Study measured_study(const std::vector<MeasuredGemm>& rows, LibrarySchedule library_schedule);
 
 struct ComparedGemm {
   MeasuredGemm measured;

@@ -20,7 +20,8 @@ import tempfile
 
 from . import _tilesim
 
-__all__ = ["InputError", "Problem", "simulate", "sweep", "compare", "validate", "version", "run"]
+__all__ = ["InputError", "Problem", "simulate", "explain", "sweep", "compare", "validate",
+           "version", "run"]
 
 
 class Problem:
@@ -148,6 +149,14 @@ def simulate(study, hw=None, set=None, html=None):
     with _InputFile(study, "study") as (path, names):
         out = run("simulate", path, "--json", "-", *_options(hw, set, html), input_names=names)
     return [_flatten(item) for item in json.loads(out)["results"]]
+
+
+def explain(study, hw=None, set=None):
+    """Explains every workload of a study: `tilesim explain --json`'s `explanations`
+    (time by cause, roofline position, verdict, re-simulated what-ifs)."""
+    with _InputFile(study, "study") as (path, names):
+        out = run("explain", path, "--json", "-", *_options(hw, set), input_names=names)
+    return json.loads(out)["explanations"]
 
 
 def sweep(sweep, hw=None, set=None, jobs=1, html=None):

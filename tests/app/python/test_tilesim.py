@@ -79,6 +79,16 @@ def test_an_unknown_override_is_refused():
         tilesim.simulate(QUICKSTART, set={"hbm.bandwith": "1 TB/s"})
 
 
+def test_explain_breakdown_adds_up_and_what_ifs_are_simulated():
+    explanations = tilesim.explain(QUICKSTART)
+    assert len(explanations) == 5
+    decode = explanations[-1]
+    assert abs(sum(decode["breakdown_us"].values()) - decode["time_us"]) < 1e-3 * decode["time_us"]
+    assert decode["bound"] == "hbm" and "HBM" in decode["reason"]
+    hbm = next(w for w in decode["what_if"] if w["change"] == "2x HBM bandwidth")
+    assert hbm["time_change"] < -0.3
+
+
 def test_sweep_rows_match_the_golden_csv():
     rows = tilesim.sweep("configs/sweeps/l2_capacity.yaml", jobs=2)
     golden = (GOLDEN / "sweep_l2_capacity.csv").read_text().splitlines()
