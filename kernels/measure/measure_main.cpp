@@ -1,7 +1,9 @@
 // tilesim-measure: runs a study's GEMM workloads on the GPU (cuBLAS for
 // `kernel: library`, the reference kernels of kernels/gemm for `kernel:
-// tilesim_ref`) and writes the measurement CSV + JSON sidecar that `tilesim
-// compare` reads. Reads the same study YAML as `tilesim simulate`.
+// tilesim_ref`) and its attention workloads (`kernel: tilesim_ref`, the
+// variant's kernel in kernels/attention), and writes the measurement CSV +
+// JSON sidecar that `tilesim compare` reads. Reads the same study YAML as
+// `tilesim simulate`.
 // `tilesim-measure calibrate` runs the microbenchmarks instead and writes a
 // hardware YAML (kernels/measure/calibrate_command.hpp).
 //
@@ -31,6 +33,7 @@
 #include "kernels/measure/gemm_measurement.hpp"
 #include "kernels/measure/measurement_writer.hpp"
 #include "kernels/measure/run_environment.hpp"
+#include "kernels/measure/study_cases.hpp"
 #include "workloads/study_loader.hpp"
 
 namespace ms = tilesim::measure;
@@ -79,44 +82,42 @@ std::string variant_text(const ms::GemmCase& gemm, const ms::GemmMeasurement& m)
   return "";
 }
 
-// The study's workloads as runnable cases; problems are printed, all at once.
-bool build_cases(const tilesim::workloads::Study& study, const tilesim::hw::HardwareSpec& hardware,
-                 const Options& options, const tk::GemmDeviceLimits& limits,
-                 std::vector<ms::GemmCase>& cases) {
-  std::optional<tk::GemmTileVariant> forced;
-  if (!options.tile_variant.empty()) forced = tk::parse_gemm_tile_variant(options.tile_variant);
-  int problems = 0;
-  for (const auto& workload : study.workloads) {
-    const auto* gemm_workload = std::get_if<tilesim::workloads::GemmWorkload>(&workload);
-    if (gemm_workload == nullptr) {
-      std::fprintf(stderr,
-                   "%s: %s: workload `%s`: no reference kernel yet for attention, graph or layer "
-                   "workloads; tilesim-measure runs GEMM workloads\n",
-                   study.source_path.c_str(), options.skip_unsupported ? "skipped" : "error",
-                   tilesim::workloads::workload_name(workload).c_str());
-      ++problems;
-      continue;
-    }
-    const auto& gemm = *gemm_workload;
-    auto result = ms::make_gemm_case(gemm, hardware, limits, forced);
-    if (auto* error = std::get_if<ms::CaseError>(&result)) {
-      std::fprintf(stderr, "%s:%d:%d: %s: workload `%s`: %s\n", gemm.where.file.c_str(),
-                   gemm.where.line, gemm.where.column,
-                   options.skip_unsupported ? "skipped" : "error", gemm.name.c_str(),
-                   error->message.c_str());
-      ++problems;
-      continue;
-    }
-    cases.push_back(std::get<ms::GemmCase>(std::move(result)));
+std::string attention_variant_text(const ms::AttentionMeasurement& m, const ms::AttentionCase& c) {
+  std::string text(tk::to_string(c.variant));
+  if (m.splits > 0) text += fmt::format("/{}", m.splits);
+  return text;
+}
+
+// One case measured: its row, printed as it comes.
+ms::AnyMeasuredRow measure_case(const ms::MeasureCase& item, const ms::TimingOptions& timing,
+                                const tk::CublasHandle& cublas, cudaStream_t stream,
+                                bool& all_checked) {
+  constexpr const char* kLine = "%-34s %-12s %-14s %-28s %10.2f %10.2f %8.1f %9.2e%s\n";
+  if (const auto* gemm = std::get_if<ms::GemmCase>(&item)) {
+    ms::MeasuredRow row{*gemm, ms::measure_gemm(*gemm, timing, cublas, stream)};
+    const auto& m = row.measurement;
+    all_checked = all_checked && m.check_passed;
+    std::printf(kLine, gemm->name.c_str(),
+                gemm->implementation == ms::GemmImplementation::library ? "library" : "tilesim_ref",
+                variant_text(*gemm, m).c_str(), shape_text(gemm->config).c_str(), m.time_us,
+                m.time_us_p90, m.tflops, m.relative_error, m.check_passed ? "" : "  CHECK FAILED");
+    std::fflush(stdout);
+    return row;
   }
-  if (problems > 0 && !options.skip_unsupported) {
-    std::fprintf(stderr,
-                 "tilesim-measure: %d workload(s) cannot be measured; nothing was run "
-                 "(--skip-unsupported measures the others)\n",
-                 problems);
-    return false;
-  }
-  return true;
+  const auto& attention = std::get<ms::AttentionCase>(item);
+  ms::MeasuredAttentionRow row{attention, ms::measure_attention(attention, timing, stream)};
+  const auto& m = row.measurement;
+  all_checked = all_checked && m.check_passed;
+  std::printf(kLine, attention.name.c_str(), attention.kernel.c_str(),
+              attention_variant_text(m, attention).c_str(),
+              tk::to_string(attention.problem).c_str(), m.timed.time_us, m.timed.time_us_p90,
+              m.tflops, m.relative_error,
+              m.check_passed     ? ""
+              : m.non_finite > 0 ? "  CHECK FAILED (non-finite outputs)"
+              : !m.guard_intact  ? "  CHECK FAILED (wrote past the output)"
+                                 : "  CHECK FAILED (error over its bound)");
+  std::fflush(stdout);
+  return row;
 }
 
 int measure_study(const Options& options) {
@@ -150,8 +151,11 @@ int measure_study(const Options& options) {
     limits.wgmma = true;
     limits.ctas_per_sm.fill(1);
   }
-  std::vector<ms::GemmCase> cases;
-  if (!build_cases(*loaded.value, *hardware.value, options, limits, cases)) return kExitUsage;
+  std::optional<tk::GemmTileVariant> forced;
+  if (!options.tile_variant.empty()) forced = tk::parse_gemm_tile_variant(options.tile_variant);
+  const auto cases =
+      ms::study_cases(*loaded.value, *hardware.value, limits, forced, options.skip_unsupported);
+  if (!cases) return kExitUsage;
   if (!have_device) {
     std::fprintf(stderr, "tilesim-measure: no CUDA device (%s); measuring needs a GPU\n",
                  status == cudaSuccess ? "none found" : cudaGetErrorString(status));
@@ -165,33 +169,24 @@ int measure_study(const Options& options) {
   std::printf("%s, %d SMs, driver %s, CUDA runtime %d; study %s (hardware: %s)\n",
               environment.gpu.c_str(), environment.sm_count, environment.driver_version.c_str(),
               environment.cuda_runtime, options.study.c_str(), loaded.value->hardware.c_str());
-  std::printf("%-34s %-12s %-14s %-20s %10s %10s %8s %9s\n", "workload", "kernel", "variant",
+  std::printf("%-34s %-12s %-14s %-28s %10s %10s %8s %9s\n", "workload", "kernel", "variant",
               "shape", "time_us", "p90_us", "TFLOP/s", "rel_err");
 
   cudaStream_t stream = nullptr;
   TILESIM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   const tk::CublasHandle cublas(stream);
-  std::vector<ms::MeasuredRow> rows;
+  std::vector<ms::AnyMeasuredRow> rows;
   bool all_checked = true;
-  for (const ms::GemmCase& gemm : cases) {
-    ms::MeasuredRow row{gemm, ms::measure_gemm(gemm, timing, cublas, stream)};
-    const auto& m = row.measurement;
-    all_checked = all_checked && m.check_passed;
-    std::printf("%-34s %-12s %-14s %-20s %10.2f %10.2f %8.1f %9.2e%s\n", gemm.name.c_str(),
-                gemm.implementation == ms::GemmImplementation::library ? "library" : "tilesim_ref",
-                variant_text(gemm, m).c_str(), shape_text(gemm.config).c_str(), m.time_us,
-                m.time_us_p90, m.tflops, m.relative_error, m.check_passed ? "" : "  CHECK FAILED");
-    std::fflush(stdout);
-    rows.push_back(std::move(row));
+  for (const ms::MeasureCase& item : *cases) {
+    rows.push_back(measure_case(item, timing, cublas, stream, all_checked));
   }
   TILESIM_CUDA_CHECK(cudaStreamDestroy(stream));
   const auto clocks_after = ms::sample_gpu_clocks();
 
-  std::string csv = ms::csv_header() + "\n";
+  const std::string csv = ms::measurement_csv(rows);
   nlohmann::json results = nlohmann::json::array();
   for (const auto& row : rows) {
-    csv += ms::csv_row(row) + "\n";
-    results.push_back(ms::row_json(row));
+    std::visit([&](const auto& measured) { results.push_back(ms::row_json(measured)); }, row);
   }
   nlohmann::json sidecar = {
       {"tool", "tilesim-measure"},
@@ -207,9 +202,11 @@ int measure_study(const Options& options) {
         {"min_runs", timing.min_runs},
         {"target_ms", timing.target_ms},
         {"warmup_ms", timing.warmup_ms},
-        {"input_sets", "rotated when A+B+C is under 2x L2; up to 64"},
-        {"inputs", "uniform magnitude in [1/16, 1], random sign (never zero)"},
-        {"check", "one run per case against cublasGemmEx with fp32 output, output poisoned"}}},
+        {"input_sets", "rotated when the inputs and output are under 2x L2; up to 64"},
+        {"inputs", "uniform magnitude in [1/16, 1], random sign (never zero); attention Q times 4"},
+        {"check",
+         "one run per case, output poisoned: GEMM against cublasGemmEx with fp32 output, "
+         "attention against a float64 GPU reference (kernels/attention/attention_reference.hpp)"}}},
       {"results", results},
   };
   std::string error;
@@ -231,8 +228,8 @@ int measure_study(const Options& options) {
 int main(int argc, char** argv) {
   Options options;
   CLI::App app{
-      "Time a study's GEMM workloads on the GPU: cuBLAS (kernel: library) and the "
-      "reference kernels (kernel: tilesim_ref); writes a measurement CSV and JSON."};
+      "Time a study's GEMM and attention workloads on the GPU: cuBLAS (kernel: library) and "
+      "the reference kernels (kernel: tilesim_ref); writes a measurement CSV and JSON."};
   app.add_option("study", options.study, "Study YAML (as for `tilesim simulate`)");
   app.add_option("--csv", options.csv, "Measurement CSV to write");
   app.add_option("--json", options.json, "JSON sidecar to write (default: the CSV's name, .json)");

@@ -10,10 +10,6 @@
 namespace tilesim::kernels::decode {
 namespace {
 
-[[noreturn]] void refuse(std::string_view variant, const std::string& what) {
-  throw std::invalid_argument(std::string(variant) + ": " + what);
-}
-
 int ceil_div(long long a, long long b) {
   return static_cast<int>((a + b - 1) / b);
 }
@@ -27,45 +23,25 @@ DecodeSplitPlan even_plan(int blocks, int splits) {
 
 }  // namespace
 
-void check_decode_problem(const AttentionProblem& problem, std::string_view variant, bool paged) {
-  if (problem.dtype != ElementType::bf16 && problem.dtype != ElementType::fp16) {
-    refuse(variant, "dtype must be bf16 or fp16");
+std::optional<std::string> decode_problem_error(const AttentionProblem& problem) {
+  const int rows = problem.group_size() * problem.q_len;
+  if (rows > kMaxDecodeRows) {
+    return "heads / kv_heads x q_len = " + std::to_string(rows) +
+           " query rows per KV head; at most " + std::to_string(kMaxDecodeRows) +
+           " (a decode CTA packs them into one tile)";
   }
-  if (problem.head_dim != 64 && problem.head_dim != 128) {
-    refuse(variant,
-           "head_dim " + std::to_string(problem.head_dim) + " is not compiled (64 or 128)");
+  if (problem.batch > 65535 || problem.kv_heads > 65535) {
+    return "batch and kv_heads must be at most 65535 (grid dimensions)";
   }
-  if (problem.batch < 1 || problem.kv_heads < 1 || problem.heads < 1 || problem.q_len < 1) {
-    refuse(variant, "batch, heads, kv_heads and q_len must be at least 1");
+  return std::nullopt;
+}
+
+void require_decode_problem(const AttentionProblem& problem, std::string_view variant) {
+  std::optional<std::string> error = attention_problem_error(problem);
+  if (!error) error = decode_problem_error(problem);
+  if (error) {
+    throw std::invalid_argument(std::string(variant) + " (" + to_string(problem) + "): " + *error);
   }
-  if (problem.heads % problem.kv_heads != 0) {
-    refuse(variant, "heads (" + std::to_string(problem.heads) +
-                        ") must be a multiple of kv_heads (" + std::to_string(problem.kv_heads) +
-                        ")");
-  }
-  if (problem.group_size() * problem.q_len > kMaxDecodeRows) {
-    refuse(variant,
-           "heads / kv_heads x q_len = " + std::to_string(problem.group_size() * problem.q_len) +
-               " query rows per KV head; at most " + std::to_string(kMaxDecodeRows) +
-               " (a decode CTA packs them into one tile)");
-  }
-  if (static_cast<int>(problem.kv_lens.size()) != problem.batch) {
-    refuse(variant, "kv_lens has " + std::to_string(problem.kv_lens.size()) +
-                        " entries; batch is " + std::to_string(problem.batch));
-  }
-  const int least = problem.causal ? problem.q_len : 1;
-  for (std::size_t i = 0; i < problem.kv_lens.size(); ++i) {
-    if (problem.kv_lens[i] < least) {
-      refuse(variant, "kv_lens[" + std::to_string(i) + "] = " + std::to_string(problem.kv_lens[i]) +
-                          "; at least " + std::to_string(least) +
-                          (problem.causal ? " (q_len, causal)" : ""));
-    }
-  }
-  const int page = problem.page_size;
-  if (paged && (page < 1 || (page & (page - 1)) != 0)) {
-    refuse(variant, "page_size " + std::to_string(page) + " must be a power of two");
-  }
-  if (problem.splits < 0) refuse(variant, "splits must be 0 (the kernel picks) or positive");
 }
 
 int decode_row_tiles(const AttentionProblem& problem) {
@@ -91,7 +67,9 @@ long long decode_total_blocks(const AttentionProblem& problem) {
 DecodeSplitPlan flash_decoding_split_plan(const AttentionProblem& problem) {
   int splits = problem.splits;
   if (splits == 0) {
-    splits = static_cast<int>(std::max(1LL, 2LL * current_sm_count() / decode_pairs(problem)));
+    const long long resident =
+        static_cast<long long>(current_sm_count()) * decode_split_ctas_per_sm(problem);
+    splits = static_cast<int>(std::max(1LL, resident / decode_pairs(problem)));
   }
   return even_plan(longest_kv_blocks(problem), splits);
 }

@@ -5,6 +5,8 @@
 // actually used from here.
 
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "kernels/attention/attention_problem.hpp"
@@ -15,11 +17,12 @@ inline constexpr int kDecodeBlockKeys = 64;        // keys per pipeline block (D
 inline constexpr int kPagedV2PartitionKeys = 512;  // vLLM v2's partition
 inline constexpr int kMaxDecodeRows = 64;          // group_size x q_len per CTA
 
-// Throws std::invalid_argument naming the variant, the field and what is
-// allowed: bf16/fp16, head_dim 64/128, heads a multiple of kv_heads,
-// group_size x q_len <= 64, one kv_len >= 1 per sequence (>= q_len when
-// causal), paged: page_size a power of two.
-void check_decode_problem(const AttentionProblem& problem, std::string_view variant, bool paged);
+// What the decode kernels refuse beyond attention_problem_error: more than
+// kMaxDecodeRows packed query rows (group_size x q_len) per KV head, or a
+// batch or kv_heads past the grid's 65535 (nothing when they can run it).
+std::optional<std::string> decode_problem_error(const AttentionProblem& problem);
+// Throws std::invalid_argument "VARIANT (shape): why" when either check fails.
+void require_decode_problem(const AttentionProblem& problem, std::string_view variant);
 
 // 16-row mma tiles that hold the packed query rows (1, 2 or 4).
 int decode_row_tiles(const AttentionProblem& problem);
@@ -33,12 +36,16 @@ struct DecodeSplitPlan {
   int blocks_per_split = 1;
   int splits = 1;
 };
-// problem.splits, or when 0: floor(2 x SMs / pairs) (about two waves of one
-// CTA per SM; 1 when the pairs alone fill that), at most one split per block
-// of the longest sequence; then evened out to whole blocks per split.
+// problem.splits, or when 0: floor(SMs x resident split CTAs per SM / pairs),
+// one full wave (1 when the pairs alone fill it; measured on the H100 at 32k:
+// one wave of 128 CTAs 56 us, two waves of 256 CTAs 63 us); at most one split
+// per block of the longest sequence; then evened out to whole blocks per split.
 DecodeSplitPlan flash_decoding_split_plan(const AttentionProblem& problem);
 // Partitions of kPagedV2PartitionKeys keys (problem.splits is ignored).
 DecodeSplitPlan paged_v2_split_plan(const AttentionProblem& problem);
+
+// Split-kernel CTAs resident per SM (occupancy of the problem's tile).
+int decode_split_ctas_per_sm(const AttentionProblem& problem);
 
 // Persistent CTAs of stream_k_decode: SMs x resident CTAs per SM, at most one per block.
 int stream_k_decode_ctas(const AttentionProblem& problem);

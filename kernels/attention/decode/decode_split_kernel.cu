@@ -75,13 +75,25 @@ void launch_typed(const DecodeParams& p, DecodeSplitPlan plan, int kv_heads, int
 
 }  // namespace
 
+int decode_split_ctas_per_sm(const AttentionProblem& problem) {
+  int per_sm = 0;
+  visit_decode_config(problem.dtype, problem.head_dim, decode_row_tiles(problem), [&](auto cfg) {
+    using Cfg = decltype(cfg);
+    const auto kernel = decode_split_kernel<Cfg, false>;
+    constexpr int kShared = static_cast<int>(Cfg::kSharedBytes);
+    TILESIM_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kShared));
+    TILESIM_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Cfg::kThreads, kShared));
+  });
+  if (per_sm < 1) throw CudaError("decode attention: the split kernel cannot be resident");
+  return per_sm;
+}
+
 void launch_decode_split(const AttentionProblem& problem, const AttentionTensors& tensors,
                          bool paged, DecodeSplitPlan plan, float* partials, cudaStream_t stream) {
   if (partials == nullptr && plan.splits != 1) {
     throw std::logic_error("launch_decode_split: several splits need a partial workspace");
-  }
-  if (problem.batch > 65535 || problem.kv_heads > 65535) {
-    throw std::invalid_argument("decode attention: batch and kv_heads must be at most 65535");
   }
   DecodeParams p = make_decode_params(problem, tensors, paged);
   p.blocks_per_split = plan.blocks_per_split;

@@ -7,10 +7,15 @@
 
 namespace tilesim::kernels {
 
+std::optional<std::string> flash_decoding_problem_error(const AttentionProblem& problem) {
+  return decode::decode_problem_error(problem);
+}
+
 AttentionWorkspaceSize flash_decoding_workspace_size(const AttentionProblem& problem) {
-  decode::check_decode_problem(problem, "flash_decoding", false);
+  decode::require_decode_problem(problem, "flash_decoding");
   const decode::DecodeSplitPlan plan = decode::flash_decoding_split_plan(problem);
   AttentionWorkspaceSize size;
+  size.splits = plan.splits;
   if (plan.splits > 1) {
     size.bytes = decode::decode_partial_bytes(problem, decode::decode_pairs(problem) * plan.splits);
   }
@@ -19,7 +24,7 @@ AttentionWorkspaceSize flash_decoding_workspace_size(const AttentionProblem& pro
 
 int launch_flash_decoding(const AttentionProblem& problem, const AttentionTensors& tensors,
                           void* workspace, cudaStream_t stream) {
-  decode::check_decode_problem(problem, "flash_decoding", false);
+  decode::require_decode_problem(problem, "flash_decoding");
   const decode::DecodeSplitPlan plan = decode::flash_decoding_split_plan(problem);
   if (plan.splits == 1) {
     decode::launch_decode_split(problem, tensors, false, plan, nullptr, stream);

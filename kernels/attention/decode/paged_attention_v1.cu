@@ -7,14 +7,18 @@
 
 namespace tilesim::kernels {
 
+std::optional<std::string> paged_v1_problem_error(const AttentionProblem& problem) {
+  return decode::decode_problem_error(problem);
+}
+
 AttentionWorkspaceSize paged_v1_workspace_size(const AttentionProblem& problem) {
-  decode::check_decode_problem(problem, "paged_v1", true);
+  decode::require_decode_problem(problem, "paged_v1");
   return {};
 }
 
 int launch_paged_v1(const AttentionProblem& problem, const AttentionTensors& tensors,
                     void* /*workspace*/, cudaStream_t stream) {
-  decode::check_decode_problem(problem, "paged_v1", true);
+  decode::require_decode_problem(problem, "paged_v1");
   decode::DecodeSplitPlan whole;
   whole.blocks_per_split = decode::longest_kv_blocks(problem);
   whole.splits = 1;

@@ -9,17 +9,22 @@
 
 namespace tilesim::kernels {
 
+std::optional<std::string> paged_v2_problem_error(const AttentionProblem& problem) {
+  return decode::decode_problem_error(problem);
+}
+
 AttentionWorkspaceSize paged_v2_workspace_size(const AttentionProblem& problem) {
-  decode::check_decode_problem(problem, "paged_v2", true);
+  decode::require_decode_problem(problem, "paged_v2");
   const decode::DecodeSplitPlan plan = decode::paged_v2_split_plan(problem);
   AttentionWorkspaceSize size;
+  size.splits = plan.splits;
   size.bytes = decode::decode_partial_bytes(problem, decode::decode_pairs(problem) * plan.splits);
   return size;
 }
 
 int launch_paged_v2(const AttentionProblem& problem, const AttentionTensors& tensors,
                     void* workspace, cudaStream_t stream) {
-  decode::check_decode_problem(problem, "paged_v2", true);
+  decode::require_decode_problem(problem, "paged_v2");
   const decode::DecodeSplitPlan plan = decode::paged_v2_split_plan(problem);
   auto* partials = static_cast<float*>(workspace);
   decode::launch_decode_split(problem, tensors, true, plan, partials, stream);

@@ -196,8 +196,12 @@ int stream_k_decode_ctas(const AttentionProblem& problem) {
 
 namespace tilesim::kernels {
 
+std::optional<std::string> stream_k_decode_problem_error(const AttentionProblem& problem) {
+  return decode::decode_problem_error(problem);
+}
+
 AttentionWorkspaceSize stream_k_decode_workspace_size(const AttentionProblem& problem) {
-  decode::check_decode_problem(problem, "stream_k_decode", false);
+  decode::require_decode_problem(problem, "stream_k_decode");
   const int ctas = decode::stream_k_decode_ctas(problem);
   AttentionWorkspaceSize size;
   size.zeroed_bytes = decode::stream_k_decode_flag_bytes(ctas);
@@ -207,7 +211,7 @@ AttentionWorkspaceSize stream_k_decode_workspace_size(const AttentionProblem& pr
 
 int launch_stream_k_decode(const AttentionProblem& problem, const AttentionTensors& tensors,
                            void* workspace, cudaStream_t stream) {
-  decode::check_decode_problem(problem, "stream_k_decode", false);
+  decode::require_decode_problem(problem, "stream_k_decode");
   const int ctas = decode::stream_k_decode_ctas(problem);
   decode::DecodeParams p = decode::make_decode_params(problem, tensors, false);
   p.total_blocks = decode::decode_total_blocks(problem);
