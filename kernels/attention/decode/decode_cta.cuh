@@ -69,19 +69,21 @@ class DecodeCta {
     for (int s = 0; s < Cfg::kStages - 1; ++s) {
       if (s < blocks) {
         issue_block(p, load, s);
-        load.advance(p);
+        advance_load(p, load);
       }
       gemm::cp_async_commit();
     }
+    // The first segment's queries load while its first blocks are in flight.
+    if (blocks > 0) begin_segment(p, at);
     for (long long i = 0; i < blocks; ++i) {
       gemm::cp_async_wait<Cfg::kStages - 2>();
       __syncthreads();  // block i landed for all; stage (i - 1) is free again
       if (i + Cfg::kStages - 1 < blocks) {
         issue_block(p, load, static_cast<int>((i + Cfg::kStages - 1) % Cfg::kStages));
-        load.advance(p);
+        advance_load(p, load);
       }
       gemm::cp_async_commit();
-      if (i == 0 || at.block == 0) begin_segment(p, at);
+      if (i > 0 && at.block == 0) begin_segment(p, at);
       compute_block(at, static_cast<int>(i % Cfg::kStages), p.scale_log2);
       if (i == blocks - 1 || at.last_of_pair()) {
         merge_slices(p);
@@ -167,6 +169,27 @@ class DecodeCta {
       const long long offset = valid ? offsets[j] : 0;
       gemm::cp_async_16(k_tile + dst, k + offset, valid);
       gemm::cp_async_16(v_tile + dst, v + offset, valid);
+    }
+  }
+
+  // The loader moves on; when it enters a new pair (Stream-K), that pair's
+  // query rows are fetched into L2 now, so its begin_segment, kStages - 1
+  // blocks later, waits for an L2 hit rather than HBM.
+  __device__ void advance_load(const DecodeParams& p, Cursor& load) const {
+    const int pair = load.pair_index(p);
+    load.advance(p);
+    if (load.block != 0 || load.pair_index(p) == pair) return;
+    constexpr int kLinesPerRow = kHeadDim * 2 / 128;
+    const auto* q = static_cast<const Element*>(p.q);
+    for (int t = static_cast<int>(threadIdx.x); t < p.rows * kLinesPerRow; t += Cfg::kThreads) {
+      const int row = t / kLinesPerRow;
+      const int query = row / p.group_size;
+      const int head = load.head * p.group_size + row % p.group_size;
+      const Element* line =
+          q +
+          ((static_cast<long long>(load.sequence) * p.q_len + query) * p.heads + head) * kHeadDim +
+          (t % kLinesPerRow) * 64;
+      asm volatile("prefetch.global.L2 [%0];\n" ::"l"(line));
     }
   }
 

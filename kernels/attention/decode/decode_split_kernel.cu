@@ -45,6 +45,9 @@ struct SplitEpilogue {
 template <class Cfg, bool kPaged>
 __global__ void __launch_bounds__(Cfg::kThreads) decode_split_kernel(const DecodeParams p) {
   extern __shared__ __align__(128) unsigned char smem[];
+  // Once every CTA has started, the combine kernel may launch (it waits for
+  // this grid to finish before it reads a partial).
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
   using Cta = DecodeCta<Cfg, kPaged>;
   typename Cta::Cursor at;
   at.enter_sequence(p, static_cast<int>(blockIdx.z));

@@ -25,11 +25,12 @@ __device__ void store_row_part(Element* o, const float (&v)[kHeadDim / 32]) {
 }
 
 // split_kv_combine<Element, kHeadDim>
-//   grid:  ceil(total_q x heads / 4); block: 4 warps, one output row (query, head) each.
+//   grid:  ceil(total_q x heads / 4); block: 4 warps, one output row (query, head) each;
+//          a programmatic dependent launch (PDL) behind the split kernel.
 //   Warp:  the row's pair has ceil(kv_len / split_keys) non-empty splits;
-//          their log2-sum-exps give the weights (max first, so no overflow),
-//          then each lane adds d/32 columns of every split's partial O in split
-//          order (deterministic) and writes the normalized row.
+//          each lane adds d/32 columns of every split's partial O weighted by
+//          2^(lse - running max) in split order (deterministic), then writes
+//          the normalized row.
 template <typename Element, int kHeadDim>
 __global__ void __launch_bounds__(kCombineWarps * 32)
     split_kv_combine(const DecodeParams p, int split_keys, long long out_rows) {
@@ -46,16 +47,13 @@ __global__ void __launch_bounds__(kCombineWarps * 32)
       (static_cast<long long>(sequence) * p.kv_heads + head / p.group_size) * p.splits;
   const int splits = (p.kv_lens[sequence] + split_keys - 1) / split_keys;
 
-  float top = -INFINITY;
-  for (int s = lane; s < splits; s += 32) {
-    top = fmaxf(top, __ldcg(p.partial_lse + partial_row(p, first_slot + s, row)));
-  }
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) {
-    top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, offset));
-  }
-  const float shift = top == -INFINITY ? 0.f : top;
+  // Launched as a programmatic dependent of the split kernel: it may start
+  // while that one finishes; the partials are read only once it has completed.
+  asm volatile("griddepcontrol.wait;\n" ::: "memory");
 
+  // One pass: each batch of kCombineUnroll splits' (lse, O) is loaded at
+  // once; the running max moves by batch, rescaling what is summed so far.
+  float top = -INFINITY;
   float acc[kPerLane] = {};
   float total = 0.f;
   for (int first = 0; first < splits; first += kCombineUnroll) {
@@ -64,6 +62,8 @@ __global__ void __launch_bounds__(kCombineWarps * 32)
 #pragma unroll
     for (int u = 0; u < kCombineUnroll; ++u) {
       lse[u] = -INFINITY;
+#pragma unroll
+      for (int e = 0; e < kPerLane; ++e) part[u][e] = 0.f;
       if (first + u >= splits) continue;
       const long long at = partial_row(p, first_slot + first + u, row);
       lse[u] = __ldcg(p.partial_lse + at);
@@ -80,14 +80,22 @@ __global__ void __launch_bounds__(kCombineWarps * 32)
         part[u][1] = v.y;
       }
     }
+    float batch_top = top;
+#pragma unroll
+    for (int u = 0; u < kCombineUnroll; ++u) batch_top = fmaxf(batch_top, lse[u]);
+    const float shift = batch_top == -INFINITY ? 0.f : batch_top;
+    const float rescale = exp2f(top - shift);  // 0 while nothing was visible
+    total *= rescale;
+#pragma unroll
+    for (int e = 0; e < kPerLane; ++e) acc[e] *= rescale;
 #pragma unroll
     for (int u = 0; u < kCombineUnroll; ++u) {
-      if (first + u >= splits) continue;
-      const float w = exp2f(lse[u] - shift);
+      const float w = exp2f(lse[u] - shift);  // 0 for splits past the end (-inf)
       total += w;
 #pragma unroll
       for (int e = 0; e < kPerLane; ++e) acc[e] += w * part[u][e];
     }
+    top = batch_top;
   }
   const float inverse = total > 0.f ? 1.f / total : 0.f;
 #pragma unroll
@@ -99,9 +107,17 @@ __global__ void __launch_bounds__(kCombineWarps * 32)
 template <typename Element, int kHeadDim>
 void launch_typed(const DecodeParams& p, int split_keys, long long out_rows, cudaStream_t stream) {
   const long long ctas = (out_rows + kCombineWarps - 1) / kCombineWarps;
-  split_kv_combine<Element, kHeadDim>
-      <<<static_cast<unsigned>(ctas), kCombineWarps * 32, 0, stream>>>(p, split_keys, out_rows);
-  TILESIM_CUDA_CHECK(cudaGetLastError());
+  cudaLaunchAttribute dependent;
+  dependent.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  dependent.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(static_cast<unsigned>(ctas));
+  config.blockDim = dim3(kCombineWarps * 32);
+  config.stream = stream;
+  config.attrs = &dependent;
+  config.numAttrs = 1;
+  TILESIM_CUDA_CHECK(
+      cudaLaunchKernelEx(&config, split_kv_combine<Element, kHeadDim>, p, split_keys, out_rows));
 }
 
 }  // namespace
