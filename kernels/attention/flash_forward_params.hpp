@@ -29,9 +29,9 @@ struct FlashForwardParams {
 // The tile the kernel runs for a head size (FlashAttention-2's forward traits).
 struct FlashForwardTile {
   int block_m = 128;  // queries per CTA
-  int block_n = 64;   // keys per K/V block
+  int block_n = 32;   // keys per K/V block
   int warps = 4;      // 32 query rows each
-  int stages = 2;     // K/V blocks in shared memory at once
+  int stages = 3;     // K/V blocks in shared memory at once
   int shared_bytes = 0;
 };
 FlashForwardTile flash_forward_tile(int head_dim);

@@ -246,6 +246,11 @@ nlohmann::json row_json(const MeasuredAttentionRow& row) {
   for (const auto& [column, value] : attention_cells(row)) json[column] = value;
   const AttentionMeasurement& m = row.measurement;
   const kernels::AttentionProblem& problem = row.attention.problem;
+  const bool paged = kernels::attention_variant_is_paged(row.attention.variant);
+  json["kv_len"] =
+      uniform_kv_len(problem) ? nlohmann::json(problem.kv_lens.front()) : nlohmann::json(nullptr);
+  json["splits"] = m.splits > 0 ? nlohmann::json(m.splits) : nlohmann::json(nullptr);
+  json["page_size"] = paged ? nlohmann::json(problem.page_size) : nlohmann::json(nullptr);
   json["batch"] = problem.batch;
   json["heads"] = problem.heads;
   json["kv_heads"] = problem.kv_heads;
