@@ -38,7 +38,7 @@ void visit_decode_head_dim(int head_dim, int row_tiles, Visit&& visit) {
   }
 }
 
-// The caller has checked the problem (check_decode_problem).
+// The caller has checked the problem (require_decode_problem).
 template <class Visit>
 void visit_decode_config(ElementType dtype, int head_dim, int row_tiles, Visit&& visit) {
   if (dtype == ElementType::bf16) {
