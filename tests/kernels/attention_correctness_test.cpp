@@ -3,7 +3,8 @@
 // Frobenius error within the variant's bound (attention_error_bound); no
 // unwritten or NaN-leaking element (paged K/V through a shuffled block table,
 // NaN in unused slots and pages, NaN rows after contiguous K/V); nothing
-// written past O; a second run bitwise identical. One line per case.
+// written past O; a second run bitwise identical; the workspace's zeroed part
+// zero again after the runs. One line per case.
 //
 // Usage: tilesim-attention-check [--small] [--variant NAME]
 //   --small          small cases only (for compute-sanitizer)
@@ -68,6 +69,18 @@ bool run_case(const check::CheckCase& item, std::uint64_t seed, cudaStream_t str
     if (output_bytes(inputs) != first) {
       passed = false;
       detail = ", second run differs bitwise";
+    }
+  }
+  if (size.zeroed_bytes > 0) {  // the workspace contract: every launch leaves its flags zero
+    std::vector<unsigned char> flags(size.zeroed_bytes);
+    TILESIM_CUDA_CHECK(
+        cudaMemcpy(flags.data(), workspace.get(), flags.size(), cudaMemcpyDeviceToHost));
+    for (const unsigned char byte : flags) {
+      if (byte != 0) {
+        passed = false;
+        detail += ", workspace flags not left zero";
+        break;
+      }
     }
   }
   if (result.non_finite > 0) detail += ", " + std::to_string(result.non_finite) + " non-finite";
