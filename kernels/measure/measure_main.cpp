@@ -120,6 +120,21 @@ ms::AnyMeasuredRow measure_case(const ms::MeasureCase& item, const ms::TimingOpt
   return row;
 }
 
+// How every row was timed and checked, for the JSON sidecar.
+nlohmann::json method_json(const ms::TimingOptions& timing) {
+  return {
+      {"timer", "CUDA events around each run, queued behind a GPU-side delay"},
+      {"statistic", "median; min and p90 beside it"},
+      {"min_runs", timing.min_runs},
+      {"target_ms", timing.target_ms},
+      {"warmup_ms", timing.warmup_ms},
+      {"input_sets", "rotated when the inputs and output are under 2x L2; up to 64"},
+      {"inputs", "uniform magnitude in [1/16, 1], random sign (never zero); attention Q times 4"},
+      {"check",
+       "one run per case, output poisoned: GEMM against cublasGemmEx with fp32 output, "
+       "attention against a float64 GPU reference (kernels/attention/attention_reference.hpp)"}};
+}
+
 int measure_study(const Options& options) {
   const auto loaded =
       tilesim::workloads::load_study(options.study, {"data_parallel", "split_k", "stream_k"});
@@ -177,44 +192,41 @@ int measure_study(const Options& options) {
   const tk::CublasHandle cublas(stream);
   std::vector<ms::AnyMeasuredRow> rows;
   bool all_checked = true;
+  // The files are rewritten after every case, so a run that is stopped (a
+  // time limit, a crash) keeps what it measured; `complete` says which it was.
+  const auto write_results = [&](bool complete) {
+    nlohmann::json results = nlohmann::json::array();
+    for (const auto& row : rows) {
+      std::visit([&](const auto& measured) { results.push_back(ms::row_json(measured)); }, row);
+    }
+    nlohmann::json sidecar = {
+        {"tool", "tilesim-measure"},
+        {"study", options.study},
+        {"study_hardware", loaded.value->hardware},
+        {"csv", std::filesystem::path(options.csv).filename().string()},
+        {"complete", complete},
+        {"cases", {{"measured", rows.size()}, {"planned", cases->size()}}},
+        {"environment", ms::to_json(environment)},
+        {"gpu_sample_before", clocks_before.value_or(nlohmann::json())},
+        {"gpu_sample_after",
+         complete ? ms::sample_gpu_clocks().value_or(nlohmann::json()) : nlohmann::json()},
+        {"method", method_json(timing)},
+        {"results", results},
+    };
+    std::string error;
+    if (!ms::write_text_file(options.csv, ms::measurement_csv(rows), error) ||
+        !ms::write_text_file(options.json, sidecar.dump(2) + "\n", error)) {
+      std::fprintf(stderr, "tilesim-measure: cannot write results: %s\n", error.c_str());
+      return false;
+    }
+    return true;
+  };
   for (const ms::MeasureCase& item : *cases) {
     rows.push_back(measure_case(item, timing, cublas, stream, all_checked));
+    if (!write_results(false)) return kExitUsage;
   }
   TILESIM_CUDA_CHECK(cudaStreamDestroy(stream));
-  const auto clocks_after = ms::sample_gpu_clocks();
-
-  const std::string csv = ms::measurement_csv(rows);
-  nlohmann::json results = nlohmann::json::array();
-  for (const auto& row : rows) {
-    std::visit([&](const auto& measured) { results.push_back(ms::row_json(measured)); }, row);
-  }
-  nlohmann::json sidecar = {
-      {"tool", "tilesim-measure"},
-      {"study", options.study},
-      {"study_hardware", loaded.value->hardware},
-      {"csv", std::filesystem::path(options.csv).filename().string()},
-      {"environment", ms::to_json(environment)},
-      {"gpu_sample_before", clocks_before.value_or(nlohmann::json())},
-      {"gpu_sample_after", clocks_after.value_or(nlohmann::json())},
-      {"method",
-       {{"timer", "CUDA events around each run, queued behind a GPU-side delay"},
-        {"statistic", "median; min and p90 beside it"},
-        {"min_runs", timing.min_runs},
-        {"target_ms", timing.target_ms},
-        {"warmup_ms", timing.warmup_ms},
-        {"input_sets", "rotated when the inputs and output are under 2x L2; up to 64"},
-        {"inputs", "uniform magnitude in [1/16, 1], random sign (never zero); attention Q times 4"},
-        {"check",
-         "one run per case, output poisoned: GEMM against cublasGemmEx with fp32 output, "
-         "attention against a float64 GPU reference (kernels/attention/attention_reference.hpp)"}}},
-      {"results", results},
-  };
-  std::string error;
-  if (!ms::write_text_file(options.csv, csv, error) ||
-      !ms::write_text_file(options.json, sidecar.dump(2) + "\n", error)) {
-    std::fprintf(stderr, "tilesim-measure: cannot write results: %s\n", error.c_str());
-    return kExitUsage;
-  }
+  if (!write_results(true)) return kExitUsage;
   std::printf("wrote %s and %s\n", options.csv.c_str(), options.json.c_str());
   if (!all_checked) {
     std::fprintf(stderr, "tilesim-measure: some outputs failed their check (rel_error column)\n");

@@ -287,7 +287,10 @@ nlohmann::json row_json(const MeasuredAttentionRow& row) {
 
 bool write_text_file(const std::filesystem::path& path, const std::string& text,
                      std::string& error) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  // Written beside and renamed over, so a reader (or a killed run) never sees half a file.
+  std::filesystem::path partial = path;
+  partial += ".partial";
+  std::ofstream file(partial, std::ios::binary | std::ios::trunc);
   if (!file) {
     error = std::strerror(errno);
     return false;
@@ -296,6 +299,12 @@ bool write_text_file(const std::filesystem::path& path, const std::string& text,
   file.close();
   if (!file) {
     error = "write failed";
+    return false;
+  }
+  std::error_code renamed;
+  std::filesystem::rename(partial, path, renamed);
+  if (renamed) {
+    error = renamed.message();
     return false;
   }
   return true;

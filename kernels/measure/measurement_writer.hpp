@@ -41,7 +41,8 @@ std::string measurement_csv(const std::vector<AnyMeasuredRow>& rows);
 nlohmann::json row_json(const MeasuredRow& row);
 nlohmann::json row_json(const MeasuredAttentionRow& row);
 
-// Writes `text` to `path`; false (with errno's reason in `error`) on failure.
+// Writes `text` to `path` through a temporary file renamed over it; false (with
+// the reason in `error`) on failure.
 bool write_text_file(const std::filesystem::path& path, const std::string& text,
                      std::string& error);
 
