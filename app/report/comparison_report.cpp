@@ -12,11 +12,14 @@ double error_percent(const workloads::ComparedGemm& row) {
   return 100.0 * (row.predicted_us - row.measured.time_us) / row.measured.time_us;
 }
 
-AccuracyMetrics metrics_of(const std::vector<workloads::ComparedGemm>& rows, const char* kernel) {
+constexpr const char* kLibrary = "library";
+
+template <typename Keep>
+AccuracyMetrics metrics_of(const std::vector<workloads::ComparedGemm>& rows, Keep keep) {
   std::vector<double> measured;
   std::vector<double> predicted;
   for (const workloads::ComparedGemm& row : rows) {
-    if (kernel != nullptr && row.measured.workload.kernel != kernel) continue;
+    if (!keep(row.measured.workload.kernel)) continue;
     measured.push_back(row.measured.time_us);
     predicted.push_back(row.predicted_us);
   }
@@ -25,7 +28,7 @@ AccuracyMetrics metrics_of(const std::vector<workloads::ComparedGemm>& rows, con
 
 std::string series_of(const workloads::ComparedGemm& row) {
   const workloads::GemmWorkload& w = row.measured.workload;
-  return w.kernel == "library" ? "library (cuBLAS)" : w.schedule;
+  return w.kernel == kLibrary ? "library (cuBLAS)" : w.schedule;
 }
 
 std::string percent(double share) {
@@ -34,7 +37,7 @@ std::string percent(double share) {
 
 std::string metrics_row(const std::string& label, const AccuracyMetrics& m) {
   return fmt::format(
-      "{:<12} {:>5} {:>7.1f} {:>9.1f} {:>8.1f} {:>8.1f} {:>7} {:>7} {:>8.3f} {:>8.3f}\n", label,
+      "{:<18} {:>5} {:>7.1f} {:>9.1f} {:>8.1f} {:>8.1f} {:>7} {:>7} {:>8.3f} {:>8.3f}\n", label,
       m.cases, m.mape_percent, m.median_ape_percent, m.max_ape_percent, m.bias_percent,
       percent(m.within_10_share), percent(m.within_20_share), m.pearson_log_r, m.spearman_rho);
 }
@@ -61,9 +64,15 @@ std::string problem_key(const workloads::GemmWorkload& workload) {
 
 ComparisonSummary summarize_comparison(const std::vector<workloads::ComparedGemm>& rows) {
   ComparisonSummary summary;
-  summary.all = metrics_of(rows, nullptr);
-  summary.reference = metrics_of(rows, "tilesim_ref");
-  summary.library = metrics_of(rows, "library");
+  summary.all = metrics_of(rows, [](const std::string&) { return true; });
+  summary.own_kernels = metrics_of(rows, [](const std::string& k) { return k != kLibrary; });
+  summary.library = metrics_of(rows, [](const std::string& k) { return k == kLibrary; });
+  for (const workloads::ComparedGemm& row : rows) {
+    const std::string& kernel = row.measured.workload.kernel;
+    if (kernel == kLibrary || summary.by_own_kernel.contains(kernel)) continue;
+    summary.by_own_kernel[kernel] =
+        metrics_of(rows, [&](const std::string& k) { return k == kernel; });
+  }
   std::vector<ScheduleCase> cases;
   for (const workloads::ComparedGemm& row : rows) {
     const workloads::MeasuredGemm& m = row.measured;
@@ -76,20 +85,21 @@ ComparisonSummary summarize_comparison(const std::vector<workloads::ComparedGemm
 
 std::string comparison_table(const std::vector<workloads::ComparedGemm>& rows,
                              const ComparisonSummary& summary) {
-  std::string text = fmt::format("{:<36} {:<12} {:<44} {:>11} {:>12} {:>8}\n", "workload", "kernel",
+  std::string text = fmt::format("{:<36} {:<18} {:<44} {:>11} {:>12} {:>8}\n", "workload", "kernel",
                                  "simulated schedule", "measured_us", "predicted_us", "error");
   for (const workloads::ComparedGemm& row : rows) {
-    text += fmt::format("{:<36} {:<12} {:<44} {:>11.2f} {:>12.2f} {:>+7.1f}%\n",
+    text += fmt::format("{:<36} {:<18} {:<44} {:>11.2f} {:>12.2f} {:>+7.1f}%\n",
                         row.measured.workload.name, row.measured.workload.kernel,
                         row.simulated_schedule, row.measured.time_us, row.predicted_us,
                         error_percent(row));
   }
   text +=
-      fmt::format("\n{:<12} {:>5} {:>7} {:>9} {:>8} {:>8} {:>7} {:>7} {:>8} {:>8}\n", "rows",
+      fmt::format("\n{:<18} {:>5} {:>7} {:>9} {:>8} {:>8} {:>7} {:>7} {:>8} {:>8}\n", "rows",
                   "cases", "MAPE%", "median%", "max%", "bias%", "<=10%", "<=20%", "r(log)", "rho");
   text += metrics_row("all", summary.all);
-  if (summary.reference.cases > 0) text += metrics_row("tilesim_ref", summary.reference);
-  if (summary.library.cases > 0) text += metrics_row("library", summary.library);
+  for (const auto& [kernel, metrics] : summary.by_own_kernel) text += metrics_row(kernel, metrics);
+  if (summary.by_own_kernel.size() > 1) text += metrics_row("own kernels", summary.own_kernels);
+  if (summary.library.cases > 0) text += metrics_row(kLibrary, summary.library);
   const ScheduleChoiceAccuracy& choice = summary.schedule_choice;
   text += fmt::format(
       "\nschedule choice: predicted fastest = measured fastest in {} of {} "
@@ -128,12 +138,15 @@ nlohmann::json comparison_json(const std::vector<workloads::ComparedGemm>& rows,
                       {"correct", g.correct},
                       {"tie", g.tie}});
   }
+  nlohmann::json metrics = {{"all", metrics_json(summary.all)},
+                            {"own_kernels", metrics_json(summary.own_kernels)},
+                            {kLibrary, metrics_json(summary.library)}};
+  for (const auto& [kernel, kernel_metrics] : summary.by_own_kernel) {
+    metrics[kernel] = metrics_json(kernel_metrics);
+  }
   return {{"measured", measured_path},
           {"hardware", hardware},
-          {"metrics",
-           {{"all", metrics_json(summary.all)},
-            {"tilesim_ref", metrics_json(summary.reference)},
-            {"library", metrics_json(summary.library)}}},
+          {"metrics", std::move(metrics)},
           {"schedule_choice",
            {{"groups", summary.schedule_choice.groups.size()},
             {"correct", summary.schedule_choice.correct()},

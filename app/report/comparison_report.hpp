@@ -1,8 +1,10 @@
 #pragma once
 // `tilesim compare`'s outputs: predicted against measured per row, the accuracy
-// metrics (all rows, our reference kernels, library rows), and the schedule
-// choice per problem; as a text table, JSON and a scatter plot.
+// metrics (all rows, each of our kernel profiles, our kernels together, library
+// rows), and the schedule choice per problem; as a text table, JSON and a
+// scatter plot.
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -15,8 +17,9 @@ namespace tilesim::report {
 
 struct ComparisonSummary {
   AccuracyMetrics all;
-  AccuracyMetrics reference;  // kernel: tilesim_ref
-  AccuracyMetrics library;    // kernel: library
+  AccuracyMetrics own_kernels;  // every row not `kernel: library`: our reference kernels
+  std::map<std::string, AccuracyMetrics> by_own_kernel;  // by profile: tilesim_ref, ...
+  AccuracyMetrics library;                               // kernel: library
   ScheduleChoiceAccuracy schedule_choice;
 };
 

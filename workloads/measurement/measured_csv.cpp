@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "workloads/measurement/measured_kernel_profile.hpp"
 #include "workloads/study_loader.hpp"
 
 namespace tilesim::workloads {
@@ -140,7 +141,17 @@ class CsvReader {
                             header.names.size()));
         continue;
       }
-      entries[i] = workload_entry(fields, header);
+      // Simulated as the kernel profile the row measured (measured_kernel_profile.hpp).
+      const MeasuredProfile profile = measured_kernel_profile(header.column_of, fields);
+      if (!profile.profile) {
+        const auto column = header.column_of.find(profile.column);
+        problem(line, column == header.column_of.end() ? 1 : column->second + 1, profile.column,
+                profile.problem);
+        continue;
+      }
+      std::vector<std::string> row = fields;
+      row[static_cast<std::size_t>(header.column_of.at("kernel"))] = *profile.profile;
+      entries[i] = workload_entry(row, header);
       rows.push_back(measured_times(fields, header, line));
     }
     std::size_t last = 0;
