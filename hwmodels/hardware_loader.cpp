@@ -37,12 +37,9 @@ std::vector<std::string> kernel_names(const YAML::Node& root) {
   return kernel_names_of(root.IsMap() ? root["kernels"] : YAML::Node());
 }
 
-// `--set` overrides sorted by where they apply: the hardware file (a
-// `kernels.<name>` reference included), or a field of an offered profile.
-struct SortedOverrides {
-  std::vector<FieldOverride> hardware;
-  std::map<std::string, std::vector<FieldOverride>> profile_fields;  // by offered name
-};
+// `--set` overrides of profile fields (kernels.<name>.<field>), by offered name,
+// with the key path inside the profile.
+using ProfileOverrides = std::map<std::string, std::vector<FieldOverride>>;
 
 // Why `key_path` cannot be overridden, or nullopt when it names a value.
 // `profile_field` is set for kernels.<name>.<field>.
@@ -89,20 +86,22 @@ std::optional<std::string> override_problem(
   return std::nullopt;
 }
 
-SortedOverrides sort_overrides(YAML::Node& root, const std::vector<FieldOverride>& overrides,
-                               Diagnostics& diagnostics) {
-  SortedOverrides sorted;
+// Applies the overrides of the hardware file (a `kernels.<name>` reference
+// included) to `root`; returns those of profile fields, for the profile loader.
+ProfileOverrides apply_overrides(YAML::Node& root, const std::vector<FieldOverride>& overrides,
+                                 Diagnostics& diagnostics) {
+  ProfileOverrides profile_overrides;
   for (const FieldOverride& field : overrides) {
     std::optional<std::pair<std::string, std::string>> profile_field;
     if (const auto problem = override_problem(root, field.key_path, profile_field)) {
       diagnostics.add(kSetLocation, field.key_path, *problem);
     } else if (profile_field) {
-      sorted.profile_fields[profile_field->first].push_back({profile_field->second, field.value});
+      profile_overrides[profile_field->first].push_back({profile_field->second, field.value});
     } else if (root.IsMap()) {
       config::set_scalar_at(root, field.key_path, field.value);
     }
   }
-  return sorted;
+  return profile_overrides;
 }
 
 // A check that spans two fields; reported only when both were valid on their own.
@@ -166,7 +165,7 @@ std::optional<std::filesystem::path> profile_file(const config::Value& reference
 
 struct ProfileSource {
   std::optional<std::filesystem::path> dir;  // configs/kernels
-  const SortedOverrides* overrides = nullptr;
+  const ProfileOverrides* overrides = nullptr;
 };
 
 // Reads the profile each `kernels:` entry names, as it applies to this GPU,
@@ -182,8 +181,8 @@ void read_kernel_profiles(const config::Value& kernels, const Values& hardware_v
     return hardware_values.contains(key);
   });
   const bool architecture_known = hardware_values.contains("architecture");
-  ProfileTarget target{spec.name, spec.architecture, spec.sm.clock_hz,
-                       limits_known ? &spec.sm : nullptr};
+  const ProfileTarget target{spec.name, spec.architecture, spec.sm.clock_hz,
+                             limits_known ? &spec.sm : nullptr};
   for (auto it = kernels.node.begin(); it != kernels.node.end(); ++it) {
     const std::string name = it->first.Scalar();
     const std::string key = "kernels." + name;
@@ -200,12 +199,10 @@ void read_kernel_profiles(const config::Value& kernels, const Values& hardware_v
         it->second.IsNull() ? it->first.Mark() : it->second.Mark(), context.file);
     const auto file = profile_file(reference, source.dir, key, diagnostics);
     if (!file) continue;
-    const auto fields = source.overrides->profile_fields.find(name);
+    const auto fields = source.overrides->find(name);
     config::Loaded<KernelProfile> profile = load_kernel_profile(
         *file, target,
-        fields == source.overrides->profile_fields.end() ? std::vector<FieldOverride>{}
-                                                         : fields->second,
-        key);
+        fields == source.overrides->end() ? std::vector<FieldOverride>{} : fields->second, key);
     diagnostics.append(profile.diagnostics);
     if (!profile.ok()) continue;
     const std::vector<std::string>& runs_on = profile.value->architectures;
@@ -237,7 +234,7 @@ config::Loaded<HardwareSpec> load_hardware_spec(const std::filesystem::path& pat
       file, Diagnostics{}, [&](Diagnostics& diagnostics) -> std::optional<HardwareSpec> {
         std::optional<YAML::Node> root = config::load_yaml_file(path, diagnostics);
         if (!root) return std::nullopt;
-        const SortedOverrides sorted = sort_overrides(*root, overrides, diagnostics);
+        const ProfileOverrides profile_overrides = apply_overrides(*root, overrides, diagnostics);
         HardwareSpec spec;
         spec.source_path = file;
         config::ReadContext context;
@@ -245,7 +242,7 @@ config::Loaded<HardwareSpec> load_hardware_spec(const std::filesystem::path& pat
         const Values values = hardware_schema().read(*root, context, spec, diagnostics);
         check_sm(spec, values, diagnostics);
         if (const auto kernels = values.find("kernels"); kernels != values.end()) {
-          const ProfileSource source{kernel_profile_dir(path, config_dir), &sorted};
+          const ProfileSource source{kernel_profile_dir(path, config_dir), &profile_overrides};
           read_kernel_profiles(kernels->second, values, context, source, spec, diagnostics);
         }
         return spec;

@@ -80,7 +80,9 @@ config::Loaded<KernelProfile> load_kernel_profile(const std::filesystem::path& f
         context.file = path;
         context.key_prefix = key_prefix;
         context.clock_hz = target.clock_hz;
-        context.gpu_keys = {target.name, target.architecture};
+        for (const std::string& key : {target.name, target.architecture}) {
+          if (!key.empty()) context.gpu_keys.push_back(key);  // empty: not valid in the file
+        }
         KernelProfile profile;
         profile.source_path = path;
         const Values values = kernel_profile_schema().read(*root, context, profile, diagnostics);

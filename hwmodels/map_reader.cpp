@@ -222,8 +222,8 @@ class MapReader {
     }
   }
 
-  // A per-GPU map: the entry of the first of context_.gpu_keys it has, or, with
-  // no GPU given, every entry checked and none stored.
+  // A per-GPU map: every entry is checked; the entry of the first of
+  // context_.gpu_keys the map has is stored (none when no GPU is given).
   void store_by_gpu(const Param& param, const Entry& entry) {
     std::vector<std::string> keys;
     std::map<std::string, Entry> entries;
@@ -242,7 +242,6 @@ class MapReader {
         keys.push_back(name);
       }
     }
-    // Every entry is checked, whichever GPU this read is for.
     std::map<std::string, Value> valid;
     for (const auto& [name, item] : entries) {
       Value value;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 
@@ -62,32 +63,49 @@ MeasuredProfile measured_kernel_profile(const std::map<std::string, int>& column
   if (const std::string written = field("profile"); !written.empty()) return {written, "", ""};
   const std::string kernel = field("kernel");
   if (kernel != "tilesim_ref") return {kernel, "", ""};
-  // Written before the `profile` column: the tile columns name the variant.
+  // Written before the `profile` column: the tile columns given name the
+  // compiled variants they can be; those must all be of one profile.
   constexpr std::array<const char*, 5> kTileColumns = {"tile_m", "tile_n", "tile_k", "warps",
                                                        "stages"};
   std::array<std::optional<int>, 5> tile;
-  bool any = false;
+  std::string given;
   for (std::size_t i = 0; i < kTileColumns.size(); ++i) {
     const std::string text = field(kTileColumns[i]);
-    any = any || !text.empty();
+    if (text.empty()) continue;
     tile[i] = parse_int(text);
+    if (!tile[i]) {
+      return {std::nullopt, kTileColumns[i],
+              fmt::format("a tilesim_ref row without a `profile` column is matched to a "
+                          "compiled kernel by its tile columns; \"{}\" is not an integer",
+                          text)};
+    }
+    given += fmt::format("{}{} {}", given.empty() ? "" : ", ", kTileColumns[i], text);
   }
-  if (!any) return {kernel, "", ""};  // no tile given: the profile's own
-  for (std::size_t i = 0; i < kTileColumns.size(); ++i) {
-    if (tile[i]) continue;
-    return {std::nullopt, kTileColumns[i],
-            fmt::format("a tilesim_ref row without a `profile` column is matched to a compiled "
-                        "kernel by its tile_m, tile_n, tile_k, warps and stages; \"{}\" is not "
-                        "an integer",
-                        field(kTileColumns[i]))};
+  if (given.empty()) return {kernel, "", ""};  // no tile given: the profile's own
+  std::vector<std::string> profiles;
+  for (const CompiledTileProfile& compiled : kCompiledTiles) {
+    const std::array<int, 5> shape = {compiled.tile_m, compiled.tile_n, compiled.tile_k,
+                                      compiled.warps, compiled.stages};
+    bool matches = true;
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+      matches = matches && (!tile[i] || *tile[i] == shape[i]);
+    }
+    if (matches &&
+        std::find(profiles.begin(), profiles.end(), compiled.profile) == profiles.end()) {
+      profiles.push_back(compiled.profile);
+    }
   }
-  if (auto profile = profile_of_compiled_tile(*tile[0], *tile[1], *tile[2], *tile[3], *tile[4])) {
-    return {std::move(profile), "", ""};
+  if (profiles.size() == 1) return {profiles.front(), "", ""};
+  if (profiles.empty()) {
+    return {std::nullopt, "tile_m",
+            fmt::format("no compiled kernel has {}, so the row names no kernel profile (add a "
+                        "`profile` column); compiled: {}",
+                        given, compiled_tiles_text())};
   }
   return {std::nullopt, "tile_m",
-          fmt::format("no compiled kernel has tile {}x{}x{}, {} warps, {} stages, so the row "
-                      "names no kernel profile (add a `profile` column); compiled: {}",
-                      *tile[0], *tile[1], *tile[2], *tile[3], *tile[4], compiled_tiles_text())};
+          fmt::format("{} match compiled kernels of {} profiles: {}; give warps and stages, or a "
+                      "`profile` column",
+                      given, profiles.size(), fmt::join(profiles, ", "))};
 }
 
 }  // namespace tilesim::workloads

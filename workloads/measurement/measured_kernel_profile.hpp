@@ -4,7 +4,8 @@
 // it in the `profile` column. Rows written before that column existed say only
 // `kernel: tilesim_ref`, which then meant any compiled tile variant of our
 // kernels, mma.sync or wgmma; their tile columns name the variant, and the one
-// table below maps each compiled variant to the profile that describes it.
+// table below maps each compiled variant to the profile that describes it
+// (tile columns that leave it open must still fit variants of one profile).
 
 #include <map>
 #include <optional>

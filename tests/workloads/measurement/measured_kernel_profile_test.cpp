@@ -56,9 +56,9 @@ TEST(MeasuredKernelProfile, ATileNoKernelHasIsAnError) {
       read(kOldHeader + "x,tilesim_ref,data_parallel,64,64,64,bf16,64,64,32,,5,4,2,8\n");
   ASSERT_FALSE(loaded.ok());
   EXPECT_NE(loaded.diagnostics.format().find(
-                "m.csv:2:8: error: tile_m: no compiled kernel has tile 64x64x32, 4 warps, 2 "
-                "stages, so the row names no kernel profile (add a `profile` column); compiled: "
-                "128x128x32 8 warps 4 stages (tilesim_ref)"),
+                "m.csv:2:8: error: tile_m: no compiled kernel has tile_m 64, tile_n 64, tile_k "
+                "32, warps 4, stages 2, so the row names no kernel profile (add a `profile` "
+                "column); compiled: 128x128x32 8 warps 4 stages (tilesim_ref)"),
             std::string::npos)
       << loaded.diagnostics.format();
   const auto garbled =
@@ -67,6 +67,28 @@ TEST(MeasuredKernelProfile, ATileNoKernelHasIsAnError) {
                                               "without a `profile` column"),
             std::string::npos)
       << garbled.diagnostics.format();
+}
+
+// Without warps and stages, the tile still names one profile when every
+// compiled variant it can be belongs to that profile.
+TEST(MeasuredKernelProfile, APartialTileMustNameOneProfile) {
+  const std::string header = "name,kernel,schedule,m,n,k,dtype,tile_m,tile_n,tile_k,time_us\n";
+  const auto mma_sync =
+      read(header + "a,tilesim_ref,data_parallel,2048,2048,2048,bf16,256,128,64,51.5\n");
+  ASSERT_TRUE(mma_sync.ok()) << mma_sync.diagnostics.format();
+  EXPECT_EQ((*mma_sync.value)[0].workload.kernel, "tilesim_ref");
+  const auto wgmma =
+      read(header + "a,tilesim_ref,data_parallel,2048,2048,2048,bf16,128,256,64,40\n");
+  ASSERT_TRUE(wgmma.ok()) << wgmma.diagnostics.format();
+  EXPECT_EQ((*wgmma.value)[0].workload.kernel, "tilesim_ref_wgmma");
+  const auto ambiguous = read(
+      "name,kernel,schedule,m,n,k,dtype,tile_m,tile_n,time_us\n"
+      "a,tilesim_ref,data_parallel,2048,2048,2048,bf16,128,256,40\n");
+  EXPECT_NE(ambiguous.diagnostics.format().find(
+                "m.csv:2:8: error: tile_m: tile_m 128, tile_n 256 match compiled kernels of 2 "
+                "profiles: tilesim_ref, tilesim_ref_wgmma; give warps and stages"),
+            std::string::npos)
+      << ambiguous.diagnostics.format();
 }
 
 TEST(MeasuredKernelProfile, EveryCompiledTileHasOneProfile) {
