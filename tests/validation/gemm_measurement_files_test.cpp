@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,11 @@ const FileLimit kFiles[] = {
 const char* const kNotMeasurements[] = {
     "h100_sxm_2026-11-21_gemm_split_k_parallel_ncu.csv",  // an Nsight Compute metrics export
 };
+
+// gtest prints a parameter with this, not as bytes.
+void PrintTo(const FileLimit& limit, std::ostream* out) {
+  *out << limit.file;
+}
 
 class GemmMeasurementFile : public ::testing::TestWithParam<FileLimit> {};
 
