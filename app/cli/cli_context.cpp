@@ -69,7 +69,8 @@ config::Loaded<LoadedStudy> load_study_and_hardware(
     loaded.diagnostics = std::move(hw_path.diagnostics);
     return loaded;
   }
-  config::Loaded<hw::HardwareSpec> spec = hw::load_hardware_spec(*hw_path.value, overrides);
+  config::Loaded<hw::HardwareSpec> spec =
+      hw::load_hardware_spec(*hw_path.value, overrides, config_dir());
   if (!spec.ok()) {
     loaded.diagnostics = std::move(spec.diagnostics);
     return loaded;

@@ -52,7 +52,7 @@ config::Loaded<hw::HardwareSpec> load_hardware(const CompareOptions& options) {
   config::Loaded<std::filesystem::path> path =
       hw::resolve_hardware_path(*reference, config_dir(), {"--hw", 0, 0});
   if (!path.ok()) return {std::nullopt, std::move(path.diagnostics)};
-  return hw::load_hardware_spec(*path.value, *overrides.value);
+  return hw::load_hardware_spec(*path.value, *overrides.value, config_dir());
 }
 
 int run_compare(const CompareOptions& options) {

@@ -10,17 +10,20 @@
 namespace tilesim::report {
 namespace {
 
-constexpr int kGemmLabelWidth = 12;
+constexpr int kGemmLabelWidth = 18;  // fits `tilesim_ref_wgmma`
 
 double error_percent(const workloads::ComparedGemm& row) {
   return 100.0 * (row.predicted_us - row.measured.time_us) / row.measured.time_us;
 }
 
-AccuracyMetrics metrics_of(const std::vector<workloads::ComparedGemm>& rows, const char* kernel) {
+constexpr const char* kLibrary = "library";
+
+template <typename Keep>
+AccuracyMetrics metrics_of(const std::vector<workloads::ComparedGemm>& rows, Keep keep) {
   std::vector<double> measured;
   std::vector<double> predicted;
   for (const workloads::ComparedGemm& row : rows) {
-    if (kernel != nullptr && row.measured.workload.kernel != kernel) continue;
+    if (!keep(row.measured.workload.kernel)) continue;
     measured.push_back(row.measured.time_us);
     predicted.push_back(row.predicted_us);
   }
@@ -29,15 +32,15 @@ AccuracyMetrics metrics_of(const std::vector<workloads::ComparedGemm>& rows, con
 
 std::string series_of(const workloads::ComparedGemm& row) {
   const workloads::GemmWorkload& w = row.measured.workload;
-  return w.kernel == "library" ? "library (cuBLAS)" : w.schedule;
+  return w.kernel == kLibrary ? "library (cuBLAS)" : w.schedule;
 }
 
 std::string gemm_table(const std::vector<workloads::ComparedGemm>& rows,
                        const ComparisonSummary& summary) {
-  std::string text = fmt::format("{:<36} {:<12} {:<44} {:>11} {:>12} {:>8}\n", "workload", "kernel",
+  std::string text = fmt::format("{:<36} {:<18} {:<44} {:>11} {:>12} {:>8}\n", "workload", "kernel",
                                  "simulated schedule", "measured_us", "predicted_us", "error");
   for (const workloads::ComparedGemm& row : rows) {
-    text += fmt::format("{:<36} {:<12} {:<44} {:>11.2f} {:>12.2f} {:>+7.1f}%\n",
+    text += fmt::format("{:<36} {:<18} {:<44} {:>11.2f} {:>12.2f} {:>+7.1f}%\n",
                         row.measured.workload.name, row.measured.workload.kernel,
                         row.simulated_schedule, row.measured.time_us, row.predicted_us,
                         error_percent(row));
@@ -45,10 +48,13 @@ std::string gemm_table(const std::vector<workloads::ComparedGemm>& rows,
   text += '\n';
   text += metrics_header("rows", kGemmLabelWidth);
   text += metrics_line("all", summary.all, kGemmLabelWidth);
-  if (summary.reference.cases > 0) {
-    text += metrics_line("tilesim_ref", summary.reference, kGemmLabelWidth);
+  for (const auto& [kernel, metrics] : summary.by_own_kernel) {
+    text += metrics_line(kernel, metrics, kGemmLabelWidth);
   }
-  if (summary.library.cases > 0) text += metrics_line("library", summary.library, kGemmLabelWidth);
+  if (summary.by_own_kernel.size() > 1) {
+    text += metrics_line("own kernels", summary.own_kernels, kGemmLabelWidth);
+  }
+  if (summary.library.cases > 0) text += metrics_line(kLibrary, summary.library, kGemmLabelWidth);
   const ScheduleChoiceAccuracy& choice = summary.schedule_choice;
   text += fmt::format(
       "\nschedule choice: predicted fastest = measured fastest in {} of {} "
@@ -73,9 +79,15 @@ std::string problem_key(const workloads::GemmWorkload& workload) {
 
 ComparisonSummary summarize_comparison(const ComparedRows& rows) {
   ComparisonSummary summary;
-  summary.all = metrics_of(rows.gemms, nullptr);
-  summary.reference = metrics_of(rows.gemms, "tilesim_ref");
-  summary.library = metrics_of(rows.gemms, "library");
+  summary.all = metrics_of(rows.gemms, [](const std::string&) { return true; });
+  summary.own_kernels = metrics_of(rows.gemms, [](const std::string& k) { return k != kLibrary; });
+  summary.library = metrics_of(rows.gemms, [](const std::string& k) { return k == kLibrary; });
+  for (const workloads::ComparedGemm& row : rows.gemms) {
+    const std::string& kernel = row.measured.workload.kernel;
+    if (kernel == kLibrary || summary.by_own_kernel.contains(kernel)) continue;
+    summary.by_own_kernel[kernel] =
+        metrics_of(rows.gemms, [&](const std::string& k) { return k == kernel; });
+  }
   std::vector<ScheduleCase> cases;
   for (const workloads::ComparedGemm& row : rows.gemms) {
     const workloads::MeasuredGemm& m = row.measured;
@@ -115,9 +127,13 @@ nlohmann::json comparison_json(const ComparedRows& rows, const ComparisonSummary
     row_list.push_back(std::move(row));
   nlohmann::json json = {{"measured", measured_path}, {"hardware", hardware}};
   if (!rows.gemms.empty()) {
-    json["metrics"] = {{"all", metrics_json(summary.all)},
-                       {"tilesim_ref", metrics_json(summary.reference)},
-                       {"library", metrics_json(summary.library)}};
+    nlohmann::json metrics = {{"all", metrics_json(summary.all)},
+                              {"own_kernels", metrics_json(summary.own_kernels)},
+                              {kLibrary, metrics_json(summary.library)}};
+    for (const auto& [kernel, kernel_metrics] : summary.by_own_kernel) {
+      metrics[kernel] = metrics_json(kernel_metrics);
+    }
+    json["metrics"] = std::move(metrics);
     json["schedule_choice"] = schedule_choice_json(summary.schedule_choice);
   }
   if (!rows.attention.empty()) json["attention"] = attention_accuracy_json(summary.attention);

@@ -1,9 +1,10 @@
 #pragma once
 // `tilesim compare`'s outputs: predicted against measured per row, the accuracy
-// metrics (GEMM: all rows, our reference kernels, library rows; attention:
-// per implementation, attention_accuracy.hpp), and the schedule choice per
-// problem; as a text table, JSON and a scatter plot.
+// metrics (GEMM: all rows, each of our kernel profiles, our kernels together,
+// library rows; attention: per implementation, attention_accuracy.hpp), and the
+// schedule choice per problem; as a text table, JSON and a scatter plot.
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -22,9 +23,10 @@ struct ComparedRows {
 };
 
 struct ComparisonSummary {
-  AccuracyMetrics all;        // GEMM rows
-  AccuracyMetrics reference;  // GEMM rows, kernel: tilesim_ref
-  AccuracyMetrics library;    // GEMM rows, kernel: library
+  AccuracyMetrics all;          // GEMM rows
+  AccuracyMetrics own_kernels;  // GEMM rows not `kernel: library`: our reference kernels
+  std::map<std::string, AccuracyMetrics> by_own_kernel;  // by profile: tilesim_ref, ...
+  AccuracyMetrics library;                               // GEMM rows, kernel: library
   ScheduleChoiceAccuracy schedule_choice;
   AttentionAccuracy attention;
 };

@@ -50,7 +50,7 @@ GemmMeasurement measure_gemm(const GemmCase& gemm, const TimingOptions& options,
 
   kernels::GemmLaunchConfig config = shape;
   kernels::GemmWorkspaceBuffers workspace;
-  if (gemm.implementation == GemmImplementation::tilesim_ref) {
+  if (gemm.implementation == GemmImplementation::own_kernel) {
     result.plan = kernels::plan_gemm(config);
     result.resources = kernels::gemm_kernel_resources(config);
     config.workspace = workspace.fit(result.plan);

@@ -24,8 +24,8 @@ struct GemmMeasurement {
   double relative_error = 0;  // of the checked run against cuBLAS fp32
   std::int64_t non_finite = 0;
   bool check_passed = false;
-  kernels::GemmLaunchPlan plan;            // tilesim_ref only
-  kernels::GemmKernelResources resources;  // tilesim_ref only
+  kernels::GemmLaunchPlan plan;            // own kernels only
+  kernels::GemmKernelResources resources;  // own kernels only
 };
 
 GemmMeasurement measure_gemm(const GemmCase& gemm, const TimingOptions& options,

@@ -1,11 +1,10 @@
 // tilesim-measure: runs a study's GEMM workloads on the GPU (cuBLAS for
 // `kernel: library`, the reference kernels of kernels/gemm for `kernel:
-// tilesim_ref`) and its attention workloads (`kernel: tilesim_ref`, the
-// variant's kernel in kernels/attention), and writes the measurement CSV +
-// JSON sidecar that `tilesim compare` reads. Reads the same study YAML as
-// `tilesim simulate`.
-// `tilesim-measure calibrate` runs the microbenchmarks instead and writes a
-// hardware YAML (kernels/measure/calibrate_command.hpp).
+// tilesim_ref` and `kernel: tilesim_ref_wgmma`) and its attention workloads (`kernel: tilesim_ref`,
+// the variant's kernel in kernels/attention), and writes the measurement CSV + JSON sidecar that
+// `tilesim compare` reads. Reads the same study YAML as `tilesim simulate`. `tilesim-measure
+// calibrate` runs the microbenchmarks instead and writes a hardware YAML
+// (kernels/measure/calibrate_command.hpp).
 //
 // Exit status: 0 measured and checked; 1 a kernel's output failed its check
 // (its row is still written, with rel_error); 2 usage, study or unsupported
@@ -57,7 +56,7 @@ struct Options {
   std::string csv;
   std::string json;
   bool skip_unsupported = false;
-  std::string tile_variant;  // forces a compiled tile variant on every tilesim_ref workload
+  std::string tile_variant;  // forces a compiled tile variant on every own-kernel workload
   ms::TimingOptions timing;
 };
 
@@ -92,13 +91,12 @@ std::string attention_variant_text(const ms::AttentionMeasurement& m, const ms::
 ms::AnyMeasuredRow measure_case(const ms::MeasureCase& item, const ms::TimingOptions& timing,
                                 const tk::CublasHandle& cublas, cudaStream_t stream,
                                 bool& all_checked) {
-  constexpr const char* kLine = "%-34s %-12s %-14s %-28s %10.2f %10.2f %8.1f %9.2e%s\n";
+  constexpr const char* kLine = "%-34s %-17s %-14s %-28s %10.2f %10.2f %8.1f %9.2e%s\n";
   if (const auto* gemm = std::get_if<ms::GemmCase>(&item)) {
     ms::MeasuredRow row{*gemm, ms::measure_gemm(*gemm, timing, cublas, stream)};
     const auto& m = row.measurement;
     all_checked = all_checked && m.check_passed;
-    std::printf(kLine, gemm->name.c_str(),
-                gemm->implementation == ms::GemmImplementation::library ? "library" : "tilesim_ref",
+    std::printf(kLine, gemm->name.c_str(), ms::measured_profile(*gemm).c_str(),
                 variant_text(*gemm, m).c_str(), shape_text(gemm->config).c_str(), m.time_us,
                 m.time_us_p90, m.tflops, m.relative_error, m.check_passed ? "" : "  CHECK FAILED");
     std::fflush(stdout);
@@ -142,14 +140,14 @@ int measure_study(const Options& options) {
     std::fprintf(stderr, "%s", loaded.diagnostics.format().c_str());
     return kExitUsage;
   }
-  // The study's hardware file holds the tilesim_ref kernel profile (its tile).
+  // The study's hardware file offers the kernel profiles (their tiles).
   const auto hardware_path = tilesim::hw::resolve_hardware_path(
       loaded.value->hardware, config_dir(), loaded.value->hardware_location);
   if (!hardware_path.ok()) {
     std::fprintf(stderr, "%s", hardware_path.diagnostics.format().c_str());
     return kExitUsage;
   }
-  const auto hardware = tilesim::hw::load_hardware_spec(*hardware_path.value);
+  const auto hardware = tilesim::hw::load_hardware_spec(*hardware_path.value, {}, config_dir());
   if (!hardware.ok()) {
     std::fprintf(stderr, "%s", hardware.diagnostics.format().c_str());
     return kExitUsage;
@@ -184,7 +182,7 @@ int measure_study(const Options& options) {
   std::printf("%s, %d SMs, driver %s, CUDA runtime %d; study %s (hardware: %s)\n",
               environment.gpu.c_str(), environment.sm_count, environment.driver_version.c_str(),
               environment.cuda_runtime, options.study.c_str(), loaded.value->hardware.c_str());
-  std::printf("%-34s %-12s %-14s %-28s %10s %10s %8s %9s\n", "workload", "kernel", "variant",
+  std::printf("%-34s %-17s %-14s %-28s %10s %10s %8s %9s\n", "workload", "kernel", "variant",
               "shape", "time_us", "p90_us", "TFLOP/s", "rel_err");
 
   cudaStream_t stream = nullptr;
@@ -241,7 +239,8 @@ int main(int argc, char** argv) {
   Options options;
   CLI::App app{
       "Time a study's GEMM and attention workloads on the GPU: cuBLAS (kernel: library) and "
-      "the reference kernels (kernel: tilesim_ref); writes a measurement CSV and JSON."};
+      "the reference kernels (kernel: tilesim_ref, tilesim_ref_wgmma); writes a measurement CSV "
+      "and JSON."};
   app.add_option("study", options.study, "Study YAML (as for `tilesim simulate`)");
   app.add_option("--csv", options.csv, "Measurement CSV to write");
   app.add_option("--json", options.json, "JSON sidecar to write (default: the CSV's name, .json)");
@@ -250,7 +249,7 @@ int main(int argc, char** argv) {
     variant_names.emplace_back(tk::gemm_tile_shape(static_cast<tk::GemmTileVariant>(v)).name);
   }
   app.add_option("--tile-variant", options.tile_variant,
-                 "Run every tilesim_ref workload with this compiled tile variant (tuning)")
+                 "Run every own-kernel workload with this compiled tile variant (tuning)")
       ->check(CLI::IsMember(variant_names));
   app.add_flag("--skip-unsupported", options.skip_unsupported,
                "Measure the other workloads when some have no kernel here");
@@ -261,8 +260,7 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   int calibrate_exit = 0;
-  tilesim::measure::add_calibrate_command(app, config_dir() / "hw" / "h100_sxm.yaml",
-                                          calibrate_exit);
+  tilesim::measure::add_calibrate_command(app, config_dir(), calibrate_exit);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -9,16 +9,13 @@
 #include <map>
 
 #include "kernels/attention/flash_forward_params.hpp"
+#include "workloads/measurement/measured_kernel_profile.hpp"
 
 namespace tilesim::measure {
 namespace {
 
 bool is_reference(const MeasuredRow& row) {
-  return row.gemm.implementation == GemmImplementation::tilesim_ref;
-}
-
-std::string kernel_name(const MeasuredRow& row) {
-  return is_reference(row) ? "tilesim_ref" : "library";
+  return row.gemm.implementation == GemmImplementation::own_kernel;
 }
 
 // What ran, beyond `schedule` (the study keys of the same names).
@@ -114,12 +111,21 @@ std::map<std::string, std::string> attention_cells(const MeasuredAttentionRow& r
 
 }  // namespace
 
+std::string measured_profile(const GemmCase& gemm) {
+  if (gemm.implementation == GemmImplementation::library) return "library";
+  const kernels::GemmTileShape tile =
+      kernels::gemm_tile_shape(kernels::resolved_gemm_tile(gemm.config));
+  // Every compiled variant is in the table (tests/kernels/gemm_variant_profiles_test.cpp).
+  return workloads::profile_of_compiled_tile(tile.m, tile.n, tile.k, tile.warps, tile.stages)
+      .value_or(std::string(tile.name));
+}
+
 std::string csv_header() {
   return "name,kernel,schedule,m,n,k,dtype,tile_m,tile_n,tile_k,splits,time_us,time_us_min,"
          "time_us_p90,tflops,runs,"
          "out_dtype,reduction,stream_k_mode,fixup,warps,stages,swizzle,ctas,sk_tiles,sk_ctas,input_"
          "sets,"
-         "rel_error";
+         "rel_error,profile";
 }
 
 std::string csv_row(const MeasuredRow& row) {
@@ -132,15 +138,16 @@ std::string csv_row(const MeasuredRow& row) {
   const bool stream_k = ours && config.schedule == kernels::GemmSchedule::stream_k;
   return fmt::format(
       "{},{},{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.2f},{},{},{},{},{},{},{},{},{},{},"
-      "{},{},{:.3e}",
-      row.gemm.name, kernel_name(row), row.gemm.schedule, config.m, config.n, config.k,
+      "{},{},{:.3e},{}",
+      row.gemm.name, row.gemm.kernel, row.gemm.schedule, config.m, config.n, config.k,
       kernels::to_string(config.input_type), optional_int(ours, tile.m), optional_int(ours, tile.n),
       optional_int(ours, tile.k), optional_int(split, m.plan.splits), m.time_us, m.time_us_min,
       m.time_us_p90, m.tflops, m.runs, kernels::to_string(config.output_type), reduction(row),
       stream_k_mode(row), fixup(row), optional_int(ours, tile.warps),
       optional_int(ours, tile.stages), optional_int(ours, config.swizzle),
       optional_int(ours, m.plan.grid_ctas), optional_int(stream_k, m.plan.sk_tiles),
-      optional_int(stream_k, m.plan.sk_ctas), m.input_sets, m.relative_error);
+      optional_int(stream_k, m.plan.sk_ctas), m.input_sets, m.relative_error,
+      measured_profile(row.gemm));
 }
 
 nlohmann::json row_json(const MeasuredRow& row) {
@@ -148,7 +155,8 @@ nlohmann::json row_json(const MeasuredRow& row) {
   const auto& m = row.measurement;
   nlohmann::json json = {
       {"name", row.gemm.name},
-      {"kernel", kernel_name(row)},
+      {"kernel", row.gemm.kernel},
+      {"profile", measured_profile(row.gemm)},
       {"schedule", row.gemm.schedule},
       {"m", config.m},
       {"n", config.n},

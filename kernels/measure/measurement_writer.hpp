@@ -28,6 +28,11 @@ struct MeasuredAttentionRow {
 
 using AnyMeasuredRow = std::variant<MeasuredRow, MeasuredAttentionRow>;
 
+// The kernel profile (configs/kernels/) that describes what ran: `library`
+// for cuBLAS, else the profile of the compiled tile variant launched (an
+// unaligned wgmma case runs the mma.sync fallback: `tilesim_ref`).
+std::string measured_profile(const GemmCase& gemm);
+
 // The GEMM header line: the contract's columns first, extras after.
 std::string csv_header();
 std::string csv_row(const MeasuredRow& row);

@@ -9,6 +9,7 @@
 
 #include "workloads/measurement/measured_attention_row.hpp"
 #include "workloads/measurement/measured_csv_row.hpp"
+#include "workloads/measurement/measured_kernel_profile.hpp"
 #include "workloads/study_loader.hpp"
 
 namespace tilesim::workloads {
@@ -144,7 +145,7 @@ class CsvReader {
                                   header.names.size()));
         continue;
       }
-      const CsvRow row(header, std::move(fields), line);
+      const CsvRow row(header, fields, line);  // a copy: the GEMM profile reads the fields
       PendingRow pending = measured_times(row);
       pending.attention = !row.cell("variant").empty();
       if (pending.attention) {
@@ -162,7 +163,13 @@ class CsvReader {
         }
         require_empty(row, attention_only_columns(),
                       "attention rows (those with a variant); a GEMM row leaves it empty");
-        entries[i] = gemm_entry(row);
+        // Simulated as the kernel profile the row measured (measured_kernel_profile.hpp).
+        const MeasuredProfile profile = measured_kernel_profile(header.column_of, fields);
+        if (!profile.profile) {
+          problems_.at(row, profile.column, profile.problem);
+          continue;
+        }
+        entries[i] = gemm_entry(row, *profile.profile);
       }
       rows.push_back(std::move(pending));
     }
@@ -201,10 +208,12 @@ class CsvReader {
   }
 
  private:
-  static std::string gemm_entry(const CsvRow& row) {
+  // The row's study entry, simulated with `profile` as its kernel.
+  static std::string gemm_entry(const CsvRow& row, const std::string& profile) {
     std::vector<std::pair<std::string, std::string>> values;
     for (const auto& [column, key] : kGemmStudyKeys) {
-      if (!row.cell(column).empty()) values.emplace_back(key, yaml_quoted(row.cell(column)));
+      const std::string& cell = column == "kernel" ? profile : row.cell(column);
+      if (!cell.empty()) values.emplace_back(key, yaml_quoted(cell));
     }
     return study_entry(values);
   }
