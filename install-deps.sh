@@ -15,6 +15,9 @@ packages=(
   libeigen3-dev libboost-dev  # Eigen: least-squares fits; Boost: small_vector in the engine
   libgtest-dev libgmock-dev   # unit tests
   libbenchmark-dev            # bench/
+  python3-dev python3-pybind11  # the Python package (app/python)
+  python3-pytest python3-pandas # its tests: results must load straight into a DataFrame
+  chromium                      # a real headless browser loads the --html reports in a test
 )
 missing=()
 for p in "${packages[@]}"; do

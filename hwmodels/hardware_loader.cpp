@@ -4,11 +4,12 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 
 #include "hwmodels/closest_match.hpp"
 #include "hwmodels/guarded_read.hpp"
 #include "hwmodels/hardware_schema.hpp"
-#include "hwmodels/kernel_fit.hpp"
+#include "hwmodels/kernel_profile_loader.hpp"
 #include "hwmodels/yaml_file.hpp"
 #include "hwmodels/yaml_schema.hpp"
 
@@ -22,22 +23,8 @@ namespace {
 
 const SourceLocation kSetLocation{"--set", 0, 0};
 
-std::vector<std::string> split_path(const std::string& path) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (true) {
-    const auto dot = path.find('.', start);
-    parts.push_back(path.substr(start, dot - start));
-    if (dot == std::string::npos) {
-      return parts;
-    }
-    start = dot + 1;
-  }
-}
-
-std::vector<std::string> kernel_names(const YAML::Node& root) {
+std::vector<std::string> kernel_names_of(const YAML::Node& kernels) {
   std::vector<std::string> names;
-  const YAML::Node kernels = root.IsMap() ? root["kernels"] : YAML::Node();
   if (kernels.IsMap()) {
     for (auto it = kernels.begin(); it != kernels.end(); ++it) {
       names.push_back(it->first.Scalar());
@@ -46,8 +33,19 @@ std::vector<std::string> kernel_names(const YAML::Node& root) {
   return names;
 }
 
+std::vector<std::string> kernel_names(const YAML::Node& root) {
+  return kernel_names_of(root.IsMap() ? root["kernels"] : YAML::Node());
+}
+
+// `--set` overrides of profile fields (kernels.<name>.<field>), by offered name,
+// with the key path inside the profile.
+using ProfileOverrides = std::map<std::string, std::vector<FieldOverride>>;
+
 // Why `key_path` cannot be overridden, or nullopt when it names a value.
-std::optional<std::string> override_problem(const YAML::Node& root, const std::string& key_path) {
+// `profile_field` is set for kernels.<name>.<field>.
+std::optional<std::string> override_problem(
+    const YAML::Node& root, const std::string& key_path,
+    std::optional<std::pair<std::string, std::string>>& profile_field) {
   const auto hardware_params = hardware_schema().params();
   const config::KeyPathMatch match = config::match_key_path(hardware_params, key_path);
   if (match.param == nullptr) {
@@ -60,27 +58,22 @@ std::optional<std::string> override_problem(const YAML::Node& root, const std::s
     }
     return std::nullopt;
   }
-  // kernels.<profile>.<field>: the profile must exist in the file.
+  // kernels.<name> (which profile) or kernels.<name>.<field>: <name> must be offered.
   const std::vector<std::string> names = kernel_names(root);
   const auto dot = match.rest.find('.');
   const std::string name = match.rest.substr(0, dot);
   if (name.empty()) {
     return fmt::format(
-        "`kernels` holds kernel profiles; name a field of one, e.g. "
-        "kernels.library.tensor_efficiency (profiles: {})",
+        "`kernels` maps names to kernel profiles; name one, e.g. kernels.library=library_sm90 "
+        "or kernels.library.tensor_efficiency=0.7 (names: {})",
         config::join_names(names));
   }
   if (std::find(names.begin(), names.end(), name) == names.end()) {
     return config::unknown_key_message(name, names);
   }
+  if (dot == std::string::npos) return std::nullopt;
+  const std::string field = match.rest.substr(dot + 1);
   const auto profile_params = kernel_profile_schema().params();
-  const std::string field = dot == std::string::npos ? "" : match.rest.substr(dot + 1);
-  if (field.empty()) {
-    return fmt::format(
-        "`kernels.{}` is a kernel profile; name one of its fields, e.g. "
-        "kernels.{}.tensor_efficiency",
-        name, name);
-  }
   const config::KeyPathMatch inner = config::match_key_path(profile_params, field);
   if (inner.param == nullptr) {
     return inner.error;
@@ -89,36 +82,26 @@ std::optional<std::string> override_problem(const YAML::Node& root, const std::s
     return fmt::format("`{}` takes a single value; it has no key `{}`", inner.param->key,
                        inner.rest);
   }
+  profile_field = std::make_pair(name, field);
   return std::nullopt;
 }
 
-// Writes `value` as a new scalar node: a new node has no file position, so a
-// problem with it is reported against "--set", not against the file's old value.
-void set_scalar(YAML::Node map, std::span<const std::string> parts, const std::string& value) {
-  if (parts.size() == 1) {
-    map.remove(parts[0]);
-    map[parts[0]] = value;
-    return;
-  }
-  YAML::Node child = map[parts[0]];
-  if (!child.IsDefined() || child.IsNull()) {
-    map[parts[0]] = YAML::Node(YAML::NodeType::Map);
-    child.reset(map[parts[0]]);
-  }
-  if (child.IsMap()) {  // otherwise the file's own error is reported
-    set_scalar(child, parts.subspan(1), value);
-  }
-}
-
-void apply_overrides(YAML::Node& root, const std::vector<FieldOverride>& overrides,
-                     Diagnostics& diagnostics) {
+// Applies the overrides of the hardware file (a `kernels.<name>` reference
+// included) to `root`; returns those of profile fields, for the profile loader.
+ProfileOverrides apply_overrides(YAML::Node& root, const std::vector<FieldOverride>& overrides,
+                                 Diagnostics& diagnostics) {
+  ProfileOverrides profile_overrides;
   for (const FieldOverride& field : overrides) {
-    if (const auto problem = override_problem(root, field.key_path)) {
+    std::optional<std::pair<std::string, std::string>> profile_field;
+    if (const auto problem = override_problem(root, field.key_path, profile_field)) {
       diagnostics.add(kSetLocation, field.key_path, *problem);
+    } else if (profile_field) {
+      profile_overrides[profile_field->first].push_back({profile_field->second, field.value});
     } else if (root.IsMap()) {
-      set_scalar(root, split_path(field.key_path), field.value);
+      config::set_scalar_at(root, field.key_path, field.value);
     }
   }
+  return profile_overrides;
 }
 
 // A check that spans two fields; reported only when both were valid on their own.
@@ -146,11 +129,50 @@ void check_sm(const HardwareSpec& spec, const Values& values, Diagnostics& diagn
                 diagnostics);
 }
 
-// Reads each `kernels:` entry and checks that its tile fits the SM.
+// Where an offered profile's file is, or why it cannot be found.
+std::optional<std::filesystem::path> profile_file(const config::Value& reference,
+                                                  const std::optional<std::filesystem::path>& dir,
+                                                  const std::string& key,
+                                                  Diagnostics& diagnostics) {
+  if (!dir) {
+    diagnostics.add(reference.where, key,
+                    "this hardware file is not in a `hw/` folder and no configuration "
+                    "directory was given: cannot tell where kernel profiles are");
+    return std::nullopt;
+  }
+  const std::vector<std::string> available = kernel_profile_names(*dir);
+  const YAML::Node& node = reference.node;
+  if (!node.IsScalar() || !config::is_name_like(node.Scalar())) {
+    diagnostics.add(
+        reference.where, key,
+        fmt::format("expected the name of a kernel profile in {} (profiles are defined once "
+                    "there, not in hardware files); available: {}",
+                    dir->string(), available.empty() ? "none" : config::join_names(available)));
+    return std::nullopt;
+  }
+  const std::string& name = node.Scalar();
+  const std::filesystem::path file = *dir / (name + ".yaml");
+  std::error_code error;
+  if (std::filesystem::is_regular_file(file, error)) return file;
+  const auto suggestion = config::closest_match(name, available);
+  diagnostics.add(
+      reference.where, key,
+      fmt::format("unknown kernel profile `{}`; {}available in {}: {}", name,
+                  suggestion ? fmt::format("did you mean `{}`? ", *suggestion) : "", dir->string(),
+                  available.empty() ? "none" : config::join_names(available)));
+  return std::nullopt;
+}
+
+struct ProfileSource {
+  std::optional<std::filesystem::path> dir;  // configs/kernels
+  const ProfileOverrides* overrides = nullptr;
+};
+
+// Reads the profile each `kernels:` entry names, as it applies to this GPU,
+// and checks that it runs on its architecture and that its tile fits the SM.
 void read_kernel_profiles(const config::Value& kernels, const Values& hardware_values,
-                          const config::ReadContext& context, HardwareSpec& spec,
-                          Diagnostics& diagnostics) {
-  const auto schema = kernel_profile_schema();
+                          const config::ReadContext& context, const ProfileSource& source,
+                          HardwareSpec& spec, Diagnostics& diagnostics) {
   // Fit checks need every SM limit they compare with.
   constexpr std::array<const char*, 5> kLimits = {
       "sm.max_threads_per_cta", "sm.max_registers_per_thread", "sm.registers",
@@ -158,8 +180,12 @@ void read_kernel_profiles(const config::Value& kernels, const Values& hardware_v
   const bool limits_known = std::all_of(kLimits.begin(), kLimits.end(), [&](const char* key) {
     return hardware_values.contains(key);
   });
+  const bool architecture_known = hardware_values.contains("architecture");
+  const ProfileTarget target{spec.name, spec.architecture, spec.sm.clock_hz,
+                             limits_known ? &spec.sm : nullptr};
   for (auto it = kernels.node.begin(); it != kernels.node.end(); ++it) {
     const std::string name = it->first.Scalar();
+    const std::string key = "kernels." + name;
     if (!config::is_name_like(name)) {
       diagnostics.add(config::location_of(it->first.Mark(), context.file), "kernels",
                       fmt::format("\"{}\" is not a valid profile name: use letters, digits, "
@@ -167,45 +193,48 @@ void read_kernel_profiles(const config::Value& kernels, const Values& hardware_v
                                   name));
       continue;
     }
-    config::ReadContext profile_context = context;
-    profile_context.key_prefix = "kernels." + name;
-    KernelProfile profile;
-    profile.name = name;
-    Diagnostics profile_diagnostics;
-    const Values values = schema.read(it->second, profile_context, profile, profile_diagnostics);
-    if (profile_diagnostics.empty() && limits_known) {
-      for (const KernelFitProblem& problem : kernel_fit_problems(profile, spec.sm)) {
-        const auto at = values.find(problem.key);
-        profile_diagnostics.add(at != values.end() ? at->second.where : kernels.where,
-                                config::join_keys(profile_context.key_prefix, problem.key),
-                                problem.message);
-      }
+    config::Value reference;
+    reference.node.reset(it->second);
+    reference.where = config::location_of(
+        it->second.IsNull() ? it->first.Mark() : it->second.Mark(), context.file);
+    const auto file = profile_file(reference, source.dir, key, diagnostics);
+    if (!file) continue;
+    const auto fields = source.overrides->find(name);
+    config::Loaded<KernelProfile> profile = load_kernel_profile(
+        *file, target,
+        fields == source.overrides->end() ? std::vector<FieldOverride>{} : fields->second, key);
+    diagnostics.append(profile.diagnostics);
+    if (!profile.ok()) continue;
+    const std::vector<std::string>& runs_on = profile.value->architectures;
+    if (architecture_known &&
+        std::find(runs_on.begin(), runs_on.end(), spec.architecture) == runs_on.end()) {
+      diagnostics.add(
+          reference.where, key,
+          fmt::format("kernel profile `{}` runs on {}, not on {} ({})", file->stem().string(),
+                      config::join_names(runs_on), spec.architecture, spec.name));
     }
-    diagnostics.append(profile_diagnostics);
-    spec.kernel_profiles[name] = std::move(profile);
+    profile.value->name = name;
+    spec.kernel_profiles[name] = std::move(*profile.value);
   }
-  if (!spec.kernel_profiles.contains("library")) {
-    std::vector<std::string> names;
-    for (const auto& [name, profile] : spec.kernel_profiles) {
-      names.push_back(name);
-    }
+  if (!kernels.node[std::string("library")]) {
     diagnostics.add(kernels.where, "kernels.library",
                     fmt::format("missing required kernel profile `library` (the vendor-class "
-                                "kernel studies use by default); profiles given: {}",
-                                config::join_names(names)));
+                                "kernel studies use by default); names given: {}",
+                                config::join_names(kernel_names_of(kernels.node))));
   }
 }
 
 }  // namespace
 
 config::Loaded<HardwareSpec> load_hardware_spec(const std::filesystem::path& path,
-                                                const std::vector<FieldOverride>& overrides) {
+                                                const std::vector<FieldOverride>& overrides,
+                                                const std::filesystem::path& config_dir) {
   const std::string file = path.string();
   return config::guarded_read<HardwareSpec>(
       file, Diagnostics{}, [&](Diagnostics& diagnostics) -> std::optional<HardwareSpec> {
         std::optional<YAML::Node> root = config::load_yaml_file(path, diagnostics);
         if (!root) return std::nullopt;
-        apply_overrides(*root, overrides, diagnostics);
+        const ProfileOverrides profile_overrides = apply_overrides(*root, overrides, diagnostics);
         HardwareSpec spec;
         spec.source_path = file;
         config::ReadContext context;
@@ -213,7 +242,8 @@ config::Loaded<HardwareSpec> load_hardware_spec(const std::filesystem::path& pat
         const Values values = hardware_schema().read(*root, context, spec, diagnostics);
         check_sm(spec, values, diagnostics);
         if (const auto kernels = values.find("kernels"); kernels != values.end()) {
-          read_kernel_profiles(kernels->second, values, context, spec, diagnostics);
+          const ProfileSource source{kernel_profile_dir(path, config_dir), &profile_overrides};
+          read_kernel_profiles(kernels->second, values, context, source, spec, diagnostics);
         }
         return spec;
       });

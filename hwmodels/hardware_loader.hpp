@@ -17,9 +17,14 @@ struct FieldOverride {
   std::string value;     // e.g. "4.8 TB/s"
 };
 
-// Parses and validates `path`. All problems are reported together.
+// Parses and validates `path` and the kernel profiles it names
+// (kernel_profile_loader.hpp): from the `kernels/` folder beside its `hw/`
+// folder, else from `<config_dir>/kernels`. All problems are reported together.
+// An override `kernels.<name>=<profile>` picks another profile file,
+// `kernels.<name>.<field>=<value>` changes a field of the profile offered as <name>.
 config::Loaded<HardwareSpec> load_hardware_spec(const std::filesystem::path& path,
-                                                const std::vector<FieldOverride>& overrides = {});
+                                                const std::vector<FieldOverride>& overrides = {},
+                                                const std::filesystem::path& config_dir = {});
 
 // Resolves a study's `hardware:` value: an existing file path, or a name under
 // `<config_dir>/hw/` ("h100_sxm" -> configs/hw/h100_sxm.yaml). Unknown names list

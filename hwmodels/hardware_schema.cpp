@@ -74,6 +74,11 @@ config::Schema<HardwareSpec> hardware_schema() {
         into(&H::name));
   s.add(Param::text("description").optional().describe("Free text: product, memory size."),
         into(&H::description));
+  s.add(Param::text("architecture")
+            .name_like()
+            .describe("GPU architecture, e.g. `sm90` (compute capability 9.0): which kernel "
+                      "profiles can run here, and which of their per-GPU values apply."),
+        into(&H::architecture));
 
   s.add(Param::integer("sm.count").range(1, 1024).describe("Streaming multiprocessors (SMs)."),
         into(&H::sm, &Sm::count));
@@ -195,7 +200,9 @@ config::Schema<HardwareSpec> hardware_schema() {
         into(&H::launch, &LaunchSpec::cta_dispatch_s));
 
   s.add(Param::entries("kernels").not_empty().describe(
-      "GEMM kernel profiles by name; `library` is required (see below)."));
+      "GEMM kernel profiles this GPU offers: the name studies use (`kernel: tilesim_ref`) -> "
+      "a profile file in `configs/kernels/` (its name without `.yaml`); `library` is "
+      "required."));
   return s;
 }
 
@@ -203,6 +210,19 @@ config::Schema<KernelProfile> kernel_profile_schema() {
   using P = KernelProfile;
   const TileParams tile = tile_params();
   config::Schema<KernelProfile> s;
+  s.add(Param::text("description")
+            .describe("What kernel this is and where its code or its source is."),
+        into(&P::description));
+  s.add(Param::sequence("architectures")
+            .not_empty()
+            .describe("GPU architectures the kernel runs on, e.g. [sm80, sm90]; a hardware "
+                      "file of another `architecture` cannot offer it."),
+        [](P& profile, const Value& value) {
+          profile.architectures.clear();
+          for (const YAML::Node& item : value.node) {
+            if (item.IsScalar()) profile.architectures.push_back(item.Scalar());
+          }
+        });
   s.add(
       Param::choice("instruction", {"mma_sync", "wgmma", "simt"})
           .describe("Main-loop instruction: mma.sync, Hopper wgmma, or CUDA cores."),
@@ -219,6 +239,7 @@ config::Schema<KernelProfile> kernel_profile_schema() {
   s.add(Param::number("tensor_efficiency")
             .greater_than(0)
             .at_most(1)
+            .by_gpu()
             .describe("Main-loop fraction of the tensor-core peak this kernel reaches."),
         into(&P::tensor_efficiency));
   s.add(Param::integer("fixup_loads_in_flight")
@@ -231,6 +252,7 @@ config::Schema<KernelProfile> kernel_profile_schema() {
   s.add(Param::quantity("work_unit_overhead", QuantityKind::time)
             .range("0 us", "100 us")
             .default_to("0 us")
+            .by_gpu()
             .describe("Fixed time of each work unit (one tile's k-range: a data-parallel tile, a "
                       "split-K slice, a Stream-K segment) beyond its k-blocks' reads and MMAs: "
                       "the main loop's prologue (accumulators, addresses, pipeline fill) and the "
@@ -239,6 +261,7 @@ config::Schema<KernelProfile> kernel_profile_schema() {
   s.add(Param::quantity("fixup_load_latency", QuantityKind::time)
             .range("0 us", "100 us")
             .default_to("0 us")
+            .by_gpu()
             .describe("Latency of a load of an fp32 partial that another SM wrote (Split-K and "
                       "Stream-K fixup, the split-K reduction kernel); with the loads in flight "
                       "it caps the rate partials are read. 0: the L2 hit latency."),

@@ -1,18 +1,19 @@
 #pragma once
-// The declared keys of a hardware file (configs/hw/*.yaml) and of its GEMM kernel
-// profiles, each with unit, plausible range and doc: the one source for
-// validation (hardware_loader.cpp) and for the reference in docs/config.md.
+// The declared keys of a hardware file (configs/hw/*.yaml) and of a GEMM kernel
+// profile file (configs/kernels/*.yaml), each with unit, plausible range and
+// doc: the one source for validation (hardware_loader.cpp,
+// kernel_profile_loader.cpp) and for the reference in docs/config.md.
 
 #include "hwmodels/hardware_spec.hpp"
 #include "hwmodels/yaml_schema.hpp"
 
 namespace tilesim::hw {
 
-// The top-level map of a hardware file. `kernels` is read entry by entry with
-// kernel_profile_schema().
+// The top-level map of a hardware file. `kernels` names profile files, each
+// read with kernel_profile_schema().
 config::Schema<HardwareSpec> hardware_schema();
 
-// One entry of `kernels:`.
+// A kernel profile file.
 config::Schema<KernelProfile> kernel_profile_schema();
 
 // Tile fields shared by kernel profiles and the `tile:` override of a study

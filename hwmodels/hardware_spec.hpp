@@ -7,6 +7,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "hwmodels/data_type.hpp"
 
@@ -81,11 +82,17 @@ struct ClusterShape {
   int size() const { return m * n; }
 };
 
-// A GEMM kernel family on this GPU: the tile it uses and how close its main loop
-// gets to the tensor-core peak. `library` models a vendor-class kernel,
-// `tilesim_ref` the reference kernels in kernels/.
+// A GEMM kernel implementation as it runs on this GPU: the tile it uses and how
+// close its main loop gets to the tensor-core peak. Defined once per
+// implementation in configs/kernels/<file>.yaml (kernel_profile_loader.hpp);
+// a hardware file offers profiles under the names studies use (`library`, a
+// vendor-class kernel; `tilesim_ref` and `tilesim_ref_wgmma`, the reference
+// kernels in kernels/).
 struct KernelProfile {
-  std::string name;
+  std::string name;         // as studies name it (`kernel: library`)
+  std::string source_path;  // the profile file it came from
+  std::string description;
+  std::vector<std::string> architectures;  // what it runs on, e.g. {"sm90"}
   MmaInstruction instruction = MmaInstruction::mma_sync;
   int tile_m = 0;
   int tile_n = 0;
@@ -109,7 +116,8 @@ struct KernelProfile {
 struct HardwareSpec {
   std::string name;
   std::string description;
-  std::string source_path;  // the YAML file it came from
+  std::string architecture;  // e.g. "sm90": picks per-architecture profile values
+  std::string source_path;   // the YAML file it came from
   SmSpec sm;
   L2Spec l2;
   HbmSpec hbm;

@@ -192,6 +192,10 @@ class MapReader {
   }
 
   void store(const Param& param, const Entry& entry) {
+    if (param.varies_by_gpu && entry.value.IsMap()) {
+      store_by_gpu(param, entry);
+      return;
+    }
     Value value;
     value.where = location_of(value_mark(entry), context_.file);
     const bool ok = parse(param, entry.value, value);
@@ -201,6 +205,49 @@ class MapReader {
     if (ok) {
       values_[param.key] = std::move(value);
     }
+  }
+
+  // A per-GPU map: every entry is checked; the entry of the first of
+  // context_.gpu_keys the map has is stored (none when no GPU is given).
+  void store_by_gpu(const Param& param, const Entry& entry) {
+    std::vector<std::string> keys;
+    std::map<std::string, Entry> entries;
+    for (auto it = entry.value.begin(); it != entry.value.end(); ++it) {
+      const std::string name = it->first.IsScalar() ? it->first.Scalar() : "";
+      const std::string path = join_keys(param.key, name);
+      if (!is_name_like(name)) {
+        error(it->first.Mark(), param.key,
+              "keys of a per-GPU map are architectures (e.g. sm90) or hardware names");
+      } else if (const auto [seen, inserted] = entries.emplace(name, Entry{it->first, it->second});
+                 !inserted) {
+        error(it->first.Mark(), path,
+              fmt::format("duplicate key; first given on line {}",
+                          location_of(seen->second.key.Mark(), context_.file).line));
+      } else {
+        keys.push_back(name);
+      }
+    }
+    std::map<std::string, Value> valid;
+    for (const auto& [name, item] : entries) {
+      Value value;
+      value.where = location_of(value_mark(item), context_.file);
+      if (parse(param.keyed(join_keys(param.key, name)), item.value, value)) {
+        valid.emplace(name, std::move(value));
+      }
+    }
+    if (context_.gpu_keys.empty()) return;
+    for (const std::string& gpu : context_.gpu_keys) {
+      if (!entries.contains(gpu)) continue;
+      if (const auto found = valid.find(gpu); found != valid.end()) {
+        values_[param.key] = std::move(found->second);
+      }
+      return;
+    }
+    std::vector<std::string> wanted;
+    for (const std::string& gpu : context_.gpu_keys) wanted.push_back("`" + gpu + "`");
+    error(value_mark(entry), param.key,
+          fmt::format("no value for this GPU: the map gives {} but none of {}",
+                      keys.empty() ? "nothing" : join_names(keys), join_names(wanted, " or ")));
   }
 
   // Parses `node` into `value`; reports and returns false when it is not valid.

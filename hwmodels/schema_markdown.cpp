@@ -42,7 +42,8 @@ h100_sxm.yaml:39:14: error: hbm.bandwidth: unknown unit "TB/sec" in "3.35 TB/sec
 
 `--set key.path=value` replaces one value of the hardware file before it is
 checked, so an override is validated exactly like a value in the file:
-`--set hbm.bandwidth="4.8 TB/s"`, `--set kernels.library.tensor_efficiency=0.85`.
+`--set hbm.bandwidth="4.8 TB/s"`, `--set kernels.library.tensor_efficiency=0.85`
+(a key of the kernel profile the hardware file offers as `library`).
 Problems with an override are reported as `--set: error: key.path: message`.
 
 ## Limits
@@ -69,7 +70,7 @@ std::string escape_cell(std::string_view text) {
   return escaped;
 }
 
-std::string value_column(const Param& param) {
+std::string value_type(const Param& param) {
   switch (param.type) {
     case ValueType::integer:
       return "integer";
@@ -87,6 +88,10 @@ std::string value_column(const Param& param) {
       return "list";
   }
   return "";
+}
+
+std::string value_column(const Param& param) {
+  return param.varies_by_gpu ? value_type(param) + ", *per GPU*" : value_type(param);
 }
 
 std::string default_column(const Param& param) {

@@ -144,4 +144,20 @@ std::optional<YAML::Node> load_yaml_text(const std::string& text, const std::str
   return std::nullopt;
 }
 
+void set_scalar_at(YAML::Node map, std::string_view key_path, const std::string& value) {
+  const std::size_t dot = key_path.find('.');
+  const std::string key(key_path.substr(0, dot));
+  if (dot == std::string_view::npos) {
+    map.remove(key);
+    map[key] = value;
+    return;
+  }
+  YAML::Node child = map[key];
+  if (!child.IsDefined() || child.IsNull()) {
+    map[key] = YAML::Node(YAML::NodeType::Map);
+    child.reset(map[key]);
+  }
+  if (child.IsMap()) set_scalar_at(child, key_path.substr(dot + 1), value);
+}
+
 }  // namespace tilesim::config

@@ -30,4 +30,10 @@ bool is_config_text(std::string_view text, const std::string& origin, Diagnostic
 std::optional<YAML::Node> load_yaml_text(const std::string& text, const std::string& origin,
                                          Diagnostics& diagnostics);
 
+// Writes `value` at the dotted `key_path` of `map` as a new scalar node (maps on
+// the way are created). A new node has no file position, so a problem with it is
+// reported against "--set", not against the file's old value. A non-map on the
+// way is left alone: the file's own error is reported.
+void set_scalar_at(YAML::Node map, std::string_view key_path, const std::string& value);
+
 }  // namespace tilesim::config

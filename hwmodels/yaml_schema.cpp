@@ -121,6 +121,11 @@ Param& Param::not_empty() {
   return *this;
 }
 
+Param& Param::by_gpu() {
+  varies_by_gpu = true;
+  return *this;
+}
+
 Param& Param::describe(std::string one_line_doc) {
   doc = std::move(one_line_doc);
   return *this;

@@ -61,6 +61,9 @@ struct Param {
   bool identifier = false;  // text: letters, digits, '_', '-', '.' only
   bool sets_clock = false;  // per-clock units later in the same map convert with this
   bool non_empty = false;   // entries / sequence: at least one item
+  // A value, or a map from GPU keys (an architecture such as `sm90`, or a
+  // hardware name) to values: ReadContext::gpu_keys picks the entry.
+  bool varies_by_gpu = false;
   std::string doc;
 
   static Param integer(std::string key);
@@ -82,6 +85,7 @@ struct Param {
   Param& name_like();
   Param& clock();
   Param& not_empty();
+  Param& by_gpu();
   Param& describe(std::string one_line_doc);
   // The same declaration under another key, to share one declaration between maps.
   Param keyed(std::string new_key) const;
@@ -104,6 +108,10 @@ struct ReadContext {
   std::string file;
   std::string key_prefix;          // prepended to key paths in messages: "workloads[2]"
   std::optional<double> clock_hz;  // for per-clock units, if no parameter sets it
+  // For parameters that vary by GPU and are given as a map: the keys to look
+  // for, best first (the hardware's name, then its architecture). Empty: every
+  // entry is checked and none is stored (a file checked on its own).
+  std::vector<std::string> gpu_keys;
 };
 
 // 1-based position of a yaml-cpp mark. Nodes without a position were made by a

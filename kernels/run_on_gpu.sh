@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build the reference kernels and tilesim-measure for Hopper, check every GEMM
-# schedule against cuBLAS, and measure studies — one command on a GPU machine:
+# schedule against cuBLAS and every attention variant against a float64
+# reference, and measure studies — one command on a GPU machine:
 #
 #   kernels/run_on_gpu.sh [--out DIR] [--build-dir DIR] [--prebuilt BIN_DIR]
 #                         [--sanitize] [--sass] [--no-check] [STUDY.yaml ...]
@@ -8,9 +9,9 @@
 #   STUDY.yaml   studies to measure (default: kernels/studies/gemm_ref_vs_cublas.yaml)
 #   --out        where CSV/JSON/logs go (default: bench/measurements/run-<date>)
 #   --build-dir  CMake build directory (default: build-gpu)
-#   --prebuilt   skip configure/build; use tilesim-gemm-check and tilesim-measure
-#                from BIN_DIR (binaries built elsewhere for this machine)
-#   --sanitize   also run compute-sanitizer (memcheck, synccheck) on small cases
+#   --prebuilt   skip configure/build; use tilesim-gemm-check, tilesim-attention-check
+#                (when present) and tilesim-measure from BIN_DIR
+#   --sanitize   also run compute-sanitizer (memcheck, synccheck, racecheck) on small cases
 #   --sass       also write a per-kernel SASS summary (HMMA, HGMMA, LDSM, TMA, spills)
 #   --ncu        also profile one 4096^3 launch per tile variant with Nsight Compute
 #                (tensor-pipe activity, bank conflicts, L2/DRAM throughput;
@@ -65,8 +66,8 @@ else
   echo "== build ($build_dir)"
   cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CUDA_ARCHITECTURES=90a -DTILESIM_BUILD_TESTS=ON -DTILESIM_BUILD_BENCH=OFF
-  cmake --build "$build_dir" --target tilesim-gemm-check tilesim-measure tilesim-device-info \
-    tilesim-mma-peak
+  cmake --build "$build_dir" --target tilesim-gemm-check tilesim-attention-check tilesim-measure \
+    tilesim-device-info tilesim-mma-peak
   bin_dir="$build_dir/bin"
 fi
 if [[ -x "$bin_dir/tilesim-device-info" ]]; then
@@ -94,6 +95,11 @@ fi
 if ((check)); then
   echo "== correctness: every schedule and fixup against cuBLAS"
   "${limit[@]}" "$bin_dir/tilesim-gemm-check" 2>&1 | tee "$out_dir/gemm_check.log" || status=1
+  if [[ -x "$bin_dir/tilesim-attention-check" ]]; then
+    echo "== correctness: every attention variant against a float64 reference"
+    "${limit[@]}" "$bin_dir/tilesim-attention-check" 2>&1 | tee "$out_dir/attention_check.log" \
+      || status=1
+  fi
 fi
 
 if ((sanitize)); then
@@ -111,6 +117,15 @@ if ((sanitize)); then
     >"$out_dir/sanitizer_racecheck.log" 2>&1 && echo "racecheck: clean" || {
     status=1; echo "racecheck: FAILED (see $out_dir/sanitizer_racecheck.log)"
     tail -20 "$out_dir/sanitizer_racecheck.log"; }
+  if [[ -x "$bin_dir/tilesim-attention-check" ]]; then
+    for tool in memcheck synccheck racecheck; do
+      "${limit[@]}" compute-sanitizer --tool "$tool" --error-exitcode 9 \
+        "$bin_dir/tilesim-attention-check" --small >"$out_dir/sanitizer_attention_$tool.log" 2>&1 \
+        && echo "attention $tool: clean" || {
+        status=1; echo "attention $tool: FAILED (see $out_dir/sanitizer_attention_$tool.log)"
+        tail -20 "$out_dir/sanitizer_attention_$tool.log"; }
+    done
+  fi
 fi
 
 tile_variants=(m128n128k32_w8_s4 m128n128k32_w4_s4 m256n128k64_w8_s3 m256n128k64_w8_s4

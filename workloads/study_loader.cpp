@@ -94,7 +94,9 @@ config::Schema<GemmWorkload> workload_schema(const std::vector<std::string>& gem
                       "compare, ... (an unknown name is answered with the list)."),
         into(&W::schedule));
   s.add(Param::text("kernel").name_like().default_to("library").describe(
-            "Kernel profile of the hardware: `library` (vendor-class) or `tilesim_ref`."),
+            "Kernel profile, one the hardware file offers (`kernels:`): `library` "
+            "(vendor-class), `tilesim_ref` (our mma.sync kernel) or `tilesim_ref_wgmma` (our "
+            "TMA + wgmma kernel, sm90)."),
         [](W& workload, const Value& value) {
           workload.kernel = value.text;
           workload.kernel_where = value.where;
@@ -238,12 +240,19 @@ std::string render_config_reference_markdown() {
        "One GPU. Figures are per SM unless the description says otherwise; write the source "
        "of every value as a trailing comment.",
        "", hw::hardware_schema().params()},
-      {"Kernel profiles (`kernels:` of a hardware file)",
-       "A GEMM kernel family on this GPU: its tile and how close its main loop gets to the "
-       "tensor-core peak. `library` models a vendor-class kernel, `tilesim_ref` the reference "
-       "kernels in `kernels/`. The tile must fit the SM: threads, registers, and "
-       "`stages x (m x k + n x k) x 2 B` of shared memory against `sm.shared_memory.per_cta_max`.",
-       "kernels.<name>.", hw::kernel_profile_schema().params()},
+      {"Kernel profile file (configs/kernels/*.yaml)",
+       "One GEMM kernel implementation, defined once: its tile and how close its main loop "
+       "gets to the tensor-core peak. Hardware files offer profiles under the names studies "
+       "use (`kernels: {library: library_sm90, ...}`). Keys marked *per GPU* take a value or "
+       "a map from GPU keys to values: an architecture (`sm90`) applies to every GPU of it, "
+       "a hardware name (`h100_sxm.measured`) to that file only and wins; a GPU the map does "
+       "not cover is an error. A hardware file can offer the profile only if its "
+       "`architecture` is listed, and the tile must fit the SM: threads, registers, and "
+       "`stages x (m x k + n x k) x 2 B` of shared memory against "
+       "`sm.shared_memory.per_cta_max`. `--set kernels.<name>.<key>=value` overrides a key "
+       "of the profile offered as <name>, `--set kernels.<name>=<profile>` offers another "
+       "profile.",
+       "", hw::kernel_profile_schema().params()},
       {"Study file (configs/studies/*.yaml)", "The hardware to run on and the workloads.", "",
        study_schema().params()},
       {"Workloads (`workloads:` of a study)",

@@ -11,6 +11,7 @@
 #include "workloads/gemm/schedule_candidates.hpp"
 #include "workloads/gemm/schedule_descriptor.hpp"
 #include "workloads/graph/graph_runner.hpp"
+#include "workloads/workload_cost.hpp"
 
 namespace tilesim::workloads {
 namespace {
@@ -282,11 +283,11 @@ config::Loaded<std::vector<WorkloadRun>> run_workload(const Workload& workload, 
     refused.diagnostics.add(
         workload_location(workload),
         fmt::format("workloads[{}].{}", index, workload_kind(workload)),
-        fmt::format("simulation stopped after {:.3g} events of effort, above the budget of {:.3g} "
-                    "(docs/limits.md): many CTAs contend for several full resources at once, "
-                    "which makes every event costly; make it smaller, or raise the budget with "
-                    "--max-events",
-                    stopped.effort_events(), options.max_effort_events));
+        fmt::format("simulation stopped after {:.3g} events of effort, the most a budget of "
+                    "{:.3g} allows (docs/limits.md): many CTAs contend for several full "
+                    "resources at once, which makes every event costly; make it smaller, or "
+                    "raise the budget with --max-events",
+                    stopped.effort_events(), options.max_effort_events / kEffortPerBudgetEvent));
     return refused;
   }
 }

@@ -18,6 +18,16 @@ namespace tilesim::workloads {
 // about 10 s and 2 GiB on a 2-core laptop-class machine (docs/limits.md).
 inline constexpr double kDefaultMaxEvents = 10e6;
 
+// The effort at which a running simulation is stopped (gpu::SimulationOptions::
+// max_effort_events), for a budget of `max_events` estimated events. The
+// estimate counts events generously (0.9-6x those processed) and cannot see the
+// engine's slow path; effort counts what the engine does, so it gets three
+// times the room: a few seconds of work (docs/limits.md).
+inline constexpr double kEffortPerBudgetEvent = 3;
+inline double effort_limit(double max_events) {
+  return kEffortPerBudgetEvent * max_events;
+}
+
 // Every run the study runner would make of `workload` (all candidates of
 // `compare` and `auto`), or the problems that keep it from lowering.
 config::Loaded<gpu::PlanCost> estimate_workload_cost(const Workload& workload,

@@ -14,6 +14,13 @@ namespace tilesim::cli {
 
 std::filesystem::path config_dir() {
   if (const char* from_env = std::getenv("TILESIM_CONFIG_DIR")) return from_env;
+  // An installed tilesim (bin/tilesim) finds share/tilesim/configs beside it.
+  std::error_code error;
+  const auto executable = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    const auto installed = executable.parent_path().parent_path() / TILESIM_INSTALLED_CONFIG_DIR;
+    if (std::filesystem::is_directory(installed / "hw", error)) return installed;
+  }
   return TILESIM_CONFIG_DIR;
 }
 
@@ -63,13 +70,23 @@ config::Loaded<LoadedStudy> load_study_and_hardware(
     loaded.diagnostics = std::move(hw_path.diagnostics);
     return loaded;
   }
-  config::Loaded<hw::HardwareSpec> spec = hw::load_hardware_spec(*hw_path.value, overrides);
+  config::Loaded<hw::HardwareSpec> spec =
+      hw::load_hardware_spec(*hw_path.value, overrides, config_dir());
   if (!spec.ok()) {
     loaded.diagnostics = std::move(spec.diagnostics);
     return loaded;
   }
   loaded.value = LoadedStudy{std::move(*study.value), reference, std::move(*spec.value)};
   return loaded;
+}
+
+config::Loaded<LoadedStudy> load_study_for_run(const std::filesystem::path& study_path,
+                                               const std::optional<std::string>& hw_override,
+                                               const std::vector<std::string>& assignments,
+                                               const workloads::GemmScheduleRegistry& schedules) {
+  config::Loaded<std::vector<hw::FieldOverride>> overrides = parse_overrides(assignments);
+  if (!overrides.ok()) return {std::nullopt, std::move(overrides.diagnostics)};
+  return load_study_and_hardware(study_path, hw_override, *overrides.value, schedules);
 }
 
 void add_max_events_option(CLI::App& command, double& max_events) {

@@ -14,14 +14,15 @@
 
 namespace tilesim::cli {
 
-// Exit statuses of every command (README, "Exit status").
+// Exit statuses of every command (README.md, Exit status).
 constexpr int kExitOk = 0;
-constexpr int kExitInputError = 1;  // a config, study, budget or output problem
-constexpr int kExitUsage = 2;       // a command line tilesim does not understand
-constexpr int kExitInternal = 3;    // a bug: an exception nothing expected
+constexpr int kExitInputError = 1;  // a config, study, measurement, budget or output problem
+constexpr int kExitUsage = 2;       // the command line itself: unknown option, missing argument
+constexpr int kExitInternal = 3;    // a bug in tilesim, reported instead of aborting
 constexpr int kExitStopped = 130;   // a sweep stopped early (Ctrl-C, SIGTERM, --stop-after)
 
-// configs/ of the source tree, or $TILESIM_CONFIG_DIR when set.
+// $TILESIM_CONFIG_DIR when set, else the installed share/tilesim/configs beside
+// the executable, else configs/ of the source tree it was built from.
 std::filesystem::path config_dir();
 
 void print_diagnostics(const config::Diagnostics& diagnostics);
@@ -41,6 +42,13 @@ config::Loaded<LoadedStudy> load_study_and_hardware(
     const std::filesystem::path& study_path, const std::optional<std::string>& hw_override,
     const std::vector<hw::FieldOverride>& overrides,
     const workloads::GemmScheduleRegistry& schedules);
+
+// What simulate, explain and roofline share: `--set` assignments parsed, then
+// the study and its hardware loaded as above.
+config::Loaded<LoadedStudy> load_study_for_run(const std::filesystem::path& study_path,
+                                               const std::optional<std::string>& hw_override,
+                                               const std::vector<std::string>& assignments,
+                                               const workloads::GemmScheduleRegistry& schedules);
 
 // --max-events: the cost budget of the command (docs/limits.md).
 void add_max_events_option(CLI::App& command, double& max_events);

@@ -7,6 +7,7 @@
 
 #include "app/cli/cli_context.hpp"
 #include "app/report/comparison_report.hpp"
+#include "app/report/html_report.hpp"
 #include "workloads/measurement/measured_csv.hpp"
 #include "workloads/measurement/measurement_comparison.hpp"
 #include "workloads/workload_cost.hpp"
@@ -22,6 +23,7 @@ struct CompareOptions {
   std::string json_path;
   std::string svg_path;
   double max_events = workloads::kDefaultMaxEvents;
+  std::string html_path;
 };
 
 // The hardware the measurements name in their JSON sidecar (`study_hardware`),
@@ -52,12 +54,12 @@ config::Loaded<hw::HardwareSpec> load_hardware(const CompareOptions& options) {
   config::Loaded<std::filesystem::path> path =
       hw::resolve_hardware_path(*reference, config_dir(), {"--hw", 0, 0});
   if (!path.ok()) return {std::nullopt, std::move(path.diagnostics)};
-  return hw::load_hardware_spec(*path.value, *overrides.value);
+  return hw::load_hardware_spec(*path.value, *overrides.value, config_dir());
 }
 
 int run_compare(const CompareOptions& options) {
   const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
-  config::Loaded<std::vector<workloads::MeasuredGemm>> rows =
+  config::Loaded<workloads::MeasuredRows> rows =
       workloads::read_measured_csv(options.measured_path, schedules.names());
   if (!rows.ok()) {
     print_diagnostics(rows.diagnostics);
@@ -71,28 +73,38 @@ int run_compare(const CompareOptions& options) {
   const auto library_schedule = options.library_schedule == "as_measured"
                                     ? workloads::LibrarySchedule::as_measured
                                     : workloads::LibrarySchedule::choose;
-  config::Loaded<std::vector<workloads::ComparedGemm>> compared = workloads::simulate_measured(
-      *rows.value, *hardware.value, schedules, library_schedule, options.max_events);
-  if (!compared.ok()) {
-    print_diagnostics(compared.diagnostics);
+  config::Loaded<std::vector<workloads::ComparedGemm>> gemms = workloads::simulate_measured(
+      rows.value->gemms, *hardware.value, schedules, library_schedule, options.max_events);
+  config::Loaded<std::vector<workloads::ComparedAttention>> attention =
+      workloads::simulate_measured_attention(rows.value->attention, *hardware.value, schedules,
+                                             options.max_events);
+  if (!gemms.ok() || !attention.ok()) {
+    gemms.diagnostics.append(attention.diagnostics);
+    print_diagnostics(gemms.diagnostics);
     return kExitInputError;
   }
-  const report::ComparisonSummary summary = report::summarize_comparison(*compared.value);
+  const report::ComparedRows compared{std::move(*gemms.value), std::move(*attention.value)};
+  const report::ComparisonSummary summary = report::summarize_comparison(compared);
   bool ok = true;
   if (options.json_path != "-") {
     std::cout << "hardware: " << hardware.value->name << "   measured: " << options.measured_path
               << "\n\n"
-              << report::comparison_table(*compared.value, summary);
+              << report::comparison_table(compared, summary);
   }
   if (!options.json_path.empty()) {
-    const nlohmann::json json = report::comparison_json(
-        *compared.value, summary, options.measured_path, hardware.value->name);
+    const nlohmann::json json =
+        report::comparison_json(compared, summary, options.measured_path, hardware.value->name);
     ok = write_output(options.json_path, json.dump(2) + "\n") && ok;
   }
   if (!options.svg_path.empty()) {
     const std::string title = "predicted vs measured, " +
                               std::filesystem::path(options.measured_path).filename().string();
-    ok = write_output(options.svg_path, report::comparison_scatter_svg(*compared.value, title)) &&
+    ok = write_output(options.svg_path, report::comparison_scatter_svg(compared, title)) && ok;
+  }
+  if (!options.html_path.empty()) {
+    ok = write_output(options.html_path,
+                      report::comparison_html(compared, summary, options.measured_path,
+                                              hardware.value->name)) &&
          ok;
   }
   return ok ? kExitOk : kExitInputError;
@@ -105,8 +117,10 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand(
       "compare", "Re-simulate every row of a measurement CSV and report the prediction errors");
   command
-      ->add_option("--measured", options->measured_path,
-                   "Measurement CSV written by tilesim-measure (bench/measurements/*.csv)")
+      ->add_option(
+          "--measured", options->measured_path,
+          "Measurement CSV (bench/measurements/*.csv): GEMM and/or attention rows, written "
+          "by tilesim-measure or kernels/attention/sdpa_measure.py")
       ->required();
   command->add_option("--hw", options->hardware,
                       "Hardware to simulate on: a name under configs/hw/ or a path (default: the "
@@ -115,15 +129,19 @@ void add_compare_command(CLI::App& app, int& exit_code) {
       "--set", options->assignments,
       "Override a hardware field, e.g. --set hbm.bandwidth=\"4.8 TB/s\" (repeatable)");
   command
-      ->add_option("--library-schedule", options->library_schedule,
-                   "How `kernel: library` rows are simulated: `choose` (as `schedule: auto`: a "
-                   "vendor library picks its own algorithm) or `as_measured` (the row's schedule)")
+      ->add_option(
+          "--library-schedule", options->library_schedule,
+          "How `kernel: library` GEMM rows are simulated: `choose` (as `schedule: auto`: a "
+          "vendor library picks its own algorithm) or `as_measured` (the row's schedule)")
       ->check(CLI::IsMember({"choose", "as_measured"}))
       ->capture_default_str();
   command->add_option("--json", options->json_path,
                       "Write rows, metrics and schedule choices as JSON to PATH ('-' for stdout)");
   command->add_option("--svg", options->svg_path,
                       "Write a log-log scatter of predicted vs measured time to PATH");
+  command->add_option(
+      "--html", options->html_path,
+      "Write one self-contained HTML report (metrics, scatter, sortable rows) to PATH");
   add_max_events_option(*command, options->max_events);
   command->callback([options, &exit_code] { exit_code = run_compare(*options); });
 }

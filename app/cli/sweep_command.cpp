@@ -11,6 +11,7 @@
 
 #include "app/cli/cli_context.hpp"
 #include "app/cli/progress_bar.hpp"
+#include "app/report/html_report.hpp"
 #include "app/report/sweep_csv.hpp"
 #include "app/report/sweep_journal.hpp"
 #include "app/report/sweep_plots.hpp"
@@ -18,6 +19,7 @@
 #include "workloads/sweep/sweep_cost.hpp"
 #include "workloads/sweep/sweep_loader.hpp"
 #include "workloads/sweep/sweep_runner.hpp"
+#include "workloads/workload_cost.hpp"
 
 namespace tilesim::cli {
 namespace {
@@ -28,6 +30,7 @@ struct SweepOptions {
   std::vector<std::string> assignments;
   std::string csv_path;
   std::string svg_path;
+  std::string html_path;
   int threads = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   double max_events = workloads::kDefaultMaxEvents;
   bool resume = false;
@@ -155,7 +158,7 @@ int run_sweep_command(const SweepOptions& options) {
     workloads::SweepRunOptions run_options;
     run_options.threads = options.threads;
     run_options.first_job = journal ? journal->jobs_done() : 0;
-    run_options.max_effort_events = options.max_events;
+    run_options.max_effort_events = workloads::effort_limit(options.max_events);
     run_options.progress = [&progress](std::size_t done, std::size_t total) {
       progress.update(done, total);
     };
@@ -187,12 +190,17 @@ int run_sweep_command(const SweepOptions& options) {
       std::cerr << fmt::format("{}: error: {}\n", options.csv_path, *problem);
       ok = false;
     }
-  } else if (options.csv_path == "-" || options.svg_path.empty()) {
-    // With neither output named, the CSV goes to stdout.
+  } else if (options.csv_path == "-" || (options.svg_path.empty() && options.html_path.empty())) {
+    // With no output named, the CSV goes to stdout.
     ok = write_output("-", report::sweep_csv(*spec.value, result)) && ok;
   }
   if (!options.svg_path.empty()) {
     ok = write_output(options.svg_path, report::sweep_plot_svg(*spec.value, result)) && ok;
+  }
+  if (!options.html_path.empty()) {
+    ok = write_output(options.html_path,
+                      report::sweep_html(*spec.value, result, options.sweep_path)) &&
+         ok;
   }
   return ok ? kExitOk : kExitInputError;
 }
@@ -214,6 +222,8 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
   command->add_option(
       "--svg", options->svg_path,
       "Write the plot to PATH: a line chart for one varied key, a heat map for two");
+  command->add_option("--html", options->html_path,
+                      "Write one self-contained HTML report (plot, sortable rows) to PATH");
   command->add_option("-j,--jobs", options->threads, "Worker threads (default: one per core)")
       ->check(CLI::Range(1, 1024));
   command->add_option("--hw", options->hardware,

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "app/cli/cli_context.hpp"
+#include "hwmodels/kernel_profile_loader.hpp"
 #include "workloads/study_runner.hpp"
 #include "workloads/sweep/sweep_cost.hpp"
 #include "workloads/sweep/sweep_loader.hpp"
@@ -15,15 +16,17 @@
 namespace tilesim::cli {
 namespace {
 
-// A study has `workloads:` at the top, a sweep `vary:`; anything else is taken
-// as hardware.
-enum class FileKind { hardware, study, sweep };
+// A study has `workloads:` at the top, a sweep `vary:`, a kernel profile
+// `architectures:` or `instruction:`; anything else is taken as hardware.
+enum class FileKind { hardware, kernel_profile, study, sweep };
 
 FileKind file_kind(const std::string& path) {
   try {
     const YAML::Node root = YAML::LoadFile(path);
-    if (root.IsMap() && root["vary"]) return FileKind::sweep;
-    return root.IsMap() && root["workloads"] ? FileKind::study : FileKind::hardware;
+    if (!root.IsMap()) return FileKind::hardware;
+    if (root["vary"]) return FileKind::sweep;
+    if (root["architectures"] || root["instruction"]) return FileKind::kernel_profile;
+    return root["workloads"] ? FileKind::study : FileKind::hardware;
   } catch (const YAML::Exception&) {
     return FileKind::hardware;  // the hardware loader reports the syntax error with its position
   }
@@ -65,12 +68,23 @@ config::Diagnostics validate_study(const std::string& path,
 }
 
 config::Diagnostics validate_hardware(const std::string& path) {
-  config::Loaded<hw::HardwareSpec> spec = hw::load_hardware_spec(path);
+  config::Loaded<hw::HardwareSpec> spec = hw::load_hardware_spec(path, {}, config_dir());
   if (spec.ok()) {
     std::cout << fmt::format("{}: ok (hardware: {}, {} SMs)\n", path, spec.value->name,
                              spec.value->sm.count);
   }
   return spec.diagnostics;
+}
+
+// On its own: every per-GPU value is checked; hardware files that offer the
+// profile check the rest (architecture, fit) when they are validated.
+config::Diagnostics validate_kernel_profile(const std::string& path) {
+  config::Loaded<hw::KernelProfile> profile = hw::check_kernel_profile_file(path);
+  if (profile.ok()) {
+    std::cout << fmt::format("{}: ok (kernel profile for {})\n", path,
+                             fmt::join(profile.value->architectures, ", "));
+  }
+  return profile.diagnostics;
 }
 
 int run_validate(const std::vector<std::string>& paths, double max_events) {
@@ -80,6 +94,9 @@ int run_validate(const std::vector<std::string>& paths, double max_events) {
     switch (file_kind(path)) {
       case FileKind::hardware:
         problems.append(validate_hardware(path));
+        break;
+      case FileKind::kernel_profile:
+        problems.append(validate_kernel_profile(path));
         break;
       case FileKind::study:
         problems.append(validate_study(path, schedules, max_events));
@@ -104,10 +121,12 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ValidateOptions>();
   CLI::App* command = app.add_subcommand(
       "validate",
-      "Check hardware, study and sweep YAML files; report every problem with file:line:col");
+      "Check hardware, kernel profile, study and sweep YAML files; report every problem with "
+      "file:line:col");
   command
       ->add_option("files", options->paths,
-                   "Hardware (configs/hw/*.yaml), study or sweep YAML files")
+                   "Hardware (configs/hw/*.yaml), kernel profile (configs/kernels/*.yaml), study "
+                   "or sweep YAML files")
       ->required();
   add_max_events_option(*command, options->max_events);
   command->callback(

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 
+#include "app/report/color_scale.hpp"
 #include "app/report/plot_axis.hpp"
 #include "app/report/svg_canvas.hpp"
 
@@ -18,9 +18,6 @@ constexpr double kLegendPx = 230;
 constexpr double kBottomPx = 60;
 constexpr double kMarginFactor = 1.25;  // room around the extreme points, in log scale
 
-// Okabe-Ito, as the line charts: distinguishable with colour-vision deficiencies.
-constexpr std::array<const char*, 8> kSeriesColors = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
-                                                      "#e69f00", "#56b4e9", "#000000", "#f0e442"};
 const SvgStroke kGrid{"#e5e5e5", 1, ""};
 const SvgStroke kAxis{"#333333", 1, ""};
 
@@ -40,6 +37,15 @@ PlotAxis shared_axis(const std::vector<ScatterPoint>& points) {
     high = std::max({high, p.measured_us, p.predicted_us});
   }
   return PlotAxis::logarithmic(low / kMarginFactor, high * kMarginFactor);
+}
+
+void draw_marker(SvgCanvas& canvas, SvgPoint centre, double radius_px, ScatterMarker marker,
+                 const std::string& color) {
+  if (marker == ScatterMarker::circle) {
+    canvas.circle(centre, radius_px, color);
+  } else {
+    canvas.rect({centre.x - radius_px, centre.y - radius_px}, 2 * radius_px, 2 * radius_px, color);
+  }
 }
 
 // The line y = factor * x across the plot, clipped to it.
@@ -93,14 +99,18 @@ std::string render_accuracy_scatter(const std::vector<ScatterPoint>& points,
   const std::vector<std::string> series = series_in_order(points);
   const TextStyle legend{12, TextAnchor::start, "#000000", false, 0};
   for (std::size_t s = 0; s < series.size(); ++s) {
-    const std::string color = kSeriesColors[s % kSeriesColors.size()];
+    const std::string color = series_color(s);
+    const ScatterMarker marker =
+        std::find_if(points.begin(), points.end(), [&](const ScatterPoint& p) {
+          return p.series == series[s];
+        })->marker;
     for (const ScatterPoint& p : points) {
       if (p.series == series[s]) {
-        canvas.circle({x.pixel(p.measured_us), y.pixel(p.predicted_us)}, 3.5, color);
+        draw_marker(canvas, {x.pixel(p.measured_us), y.pixel(p.predicted_us)}, 3.5, marker, color);
       }
     }
     const double legend_y = kTopPx + 10 + 22 * static_cast<double>(s);
-    canvas.circle({kLeftPx + kPlotPx + 28, legend_y}, 4, color);
+    draw_marker(canvas, {kLeftPx + kPlotPx + 28, legend_y}, 4, marker, color);
     canvas.text({kLeftPx + kPlotPx + 40, legend_y}, series[s], legend, true);
   }
   const double note_y = kTopPx + 20 + 22 * static_cast<double>(series.size());

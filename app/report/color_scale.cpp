@@ -11,6 +11,9 @@ namespace tilesim::report {
 
 namespace {
 
+constexpr std::array<const char*, 8> kOkabeIto = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
+                                                  "#e69f00", "#56b4e9", "#000000", "#f0e442"};
+
 constexpr std::array<RgbColor, 5> kViridis = {{
     {0x44 / 255.0, 0x01 / 255.0, 0x54 / 255.0},
     {0x3b / 255.0, 0x52 / 255.0, 0x8b / 255.0},
@@ -45,6 +48,10 @@ int channel(double value) {
 }
 
 }  // namespace
+
+std::string series_color(std::size_t index) {
+  return kOkabeIto[index % kOkabeIto.size()];
+}
 
 std::string RgbColor::hex() const {
   return fmt::format("#{:02x}{:02x}{:02x}", channel(red), channel(green), channel(blue));

@@ -4,6 +4,7 @@
 // 1.0 for ratios such as speedups, symmetric in log scale (2x and 0.5x are
 // equally strong). Both are readable with the common colour-vision deficiencies.
 
+#include <cstddef>
 #include <string>
 
 namespace tilesim::report {
@@ -17,6 +18,11 @@ struct RgbColor {
   // Text on this background is easier to read in white.
   bool is_dark() const;
 };
+
+// The colour of plot series `index` (lines, scatter and roofline marks):
+// Okabe-Ito, distinguishable with the common colour-vision deficiencies;
+// the 8 colours repeat from the ninth series on.
+std::string series_color(std::size_t index);
 
 // `fraction` in [0, 1] (clamped).
 RgbColor sequential_color(double fraction);

@@ -3,20 +3,27 @@
 #include <fmt/format.h>
 
 #include "app/report/accuracy_scatter.hpp"
+#include "app/report/accuracy_table.hpp"
+#include "app/report/attention_comparison_report.hpp"
 #include "hwmodels/data_type.hpp"
 
 namespace tilesim::report {
 namespace {
 
+constexpr int kGemmLabelWidth = 18;  // fits `tilesim_ref_wgmma`
+
 double error_percent(const workloads::ComparedGemm& row) {
   return 100.0 * (row.predicted_us - row.measured.time_us) / row.measured.time_us;
 }
 
-AccuracyMetrics metrics_of(const std::vector<workloads::ComparedGemm>& rows, const char* kernel) {
+constexpr const char* kLibrary = "library";
+
+template <typename Keep>
+AccuracyMetrics metrics_of(const std::vector<workloads::ComparedGemm>& rows, Keep keep) {
   std::vector<double> measured;
   std::vector<double> predicted;
   for (const workloads::ComparedGemm& row : rows) {
-    if (kernel != nullptr && row.measured.workload.kernel != kernel) continue;
+    if (!keep(row.measured.workload.kernel)) continue;
     measured.push_back(row.measured.time_us);
     predicted.push_back(row.predicted_us);
   }
@@ -25,30 +32,41 @@ AccuracyMetrics metrics_of(const std::vector<workloads::ComparedGemm>& rows, con
 
 std::string series_of(const workloads::ComparedGemm& row) {
   const workloads::GemmWorkload& w = row.measured.workload;
-  return w.kernel == "library" ? "library (cuBLAS)" : w.schedule;
+  return w.kernel == kLibrary ? "library (cuBLAS)" : w.schedule;
 }
 
-std::string percent(double share) {
-  return fmt::format("{:.0f}%", 100 * share);
-}
-
-std::string metrics_row(const std::string& label, const AccuracyMetrics& m) {
-  return fmt::format(
-      "{:<12} {:>5} {:>7.1f} {:>9.1f} {:>8.1f} {:>8.1f} {:>7} {:>7} {:>8.3f} {:>8.3f}\n", label,
-      m.cases, m.mape_percent, m.median_ape_percent, m.max_ape_percent, m.bias_percent,
-      percent(m.within_10_share), percent(m.within_20_share), m.pearson_log_r, m.spearman_rho);
-}
-
-nlohmann::json metrics_json(const AccuracyMetrics& m) {
-  return {{"cases", m.cases},
-          {"mape_percent", m.mape_percent},
-          {"median_ape_percent", m.median_ape_percent},
-          {"max_ape_percent", m.max_ape_percent},
-          {"bias_percent", m.bias_percent},
-          {"within_10_share", m.within_10_share},
-          {"within_20_share", m.within_20_share},
-          {"pearson_log_r", m.pearson_log_r},
-          {"spearman_rho", m.spearman_rho}};
+std::string gemm_table(const std::vector<workloads::ComparedGemm>& rows,
+                       const ComparisonSummary& summary) {
+  std::string text = fmt::format("{:<36} {:<18} {:<44} {:>11} {:>12} {:>8}\n", "workload", "kernel",
+                                 "simulated schedule", "measured_us", "predicted_us", "error");
+  for (const workloads::ComparedGemm& row : rows) {
+    text += fmt::format("{:<36} {:<18} {:<44} {:>11.2f} {:>12.2f} {:>+7.1f}%\n",
+                        row.measured.workload.name, row.measured.workload.kernel,
+                        row.simulated_schedule, row.measured.time_us, row.predicted_us,
+                        error_percent(row));
+  }
+  text += '\n';
+  text += metrics_header("rows", kGemmLabelWidth);
+  text += metrics_line("all", summary.all, kGemmLabelWidth);
+  for (const auto& [kernel, metrics] : summary.by_own_kernel) {
+    text += metrics_line(kernel, metrics, kGemmLabelWidth);
+  }
+  if (summary.by_own_kernel.size() > 1) {
+    text += metrics_line("own kernels", summary.own_kernels, kGemmLabelWidth);
+  }
+  if (summary.library.cases > 0) text += metrics_line(kLibrary, summary.library, kGemmLabelWidth);
+  const ScheduleChoiceAccuracy& choice = summary.schedule_choice;
+  text += fmt::format(
+      "\nschedule choice: predicted fastest = measured fastest in {} of {} "
+      "problems ({:.0f}%), ties within noise counted as right\n",
+      choice.correct(), choice.groups.size(), 100 * choice.top1_share());
+  for (const ScheduleGroupOutcome& group : choice.groups) {
+    if (group.correct && !group.tie) continue;
+    text += fmt::format("  {:<40} predicted {}, measured {} ({}: +{:.1f}%)\n", group.problem,
+                        group.predicted_fastest, group.measured_fastest, group.tie ? "tie" : "miss",
+                        group.regret_percent);
+  }
+  return text;
 }
 
 }  // namespace
@@ -59,57 +77,44 @@ std::string problem_key(const workloads::GemmWorkload& workload) {
                      hw::to_string(p.input_type), hw::to_string(p.output_type));
 }
 
-ComparisonSummary summarize_comparison(const std::vector<workloads::ComparedGemm>& rows) {
+ComparisonSummary summarize_comparison(const ComparedRows& rows) {
   ComparisonSummary summary;
-  summary.all = metrics_of(rows, nullptr);
-  summary.reference = metrics_of(rows, "tilesim_ref");
-  summary.library = metrics_of(rows, "library");
+  summary.all = metrics_of(rows.gemms, [](const std::string&) { return true; });
+  summary.own_kernels = metrics_of(rows.gemms, [](const std::string& k) { return k != kLibrary; });
+  summary.library = metrics_of(rows.gemms, [](const std::string& k) { return k == kLibrary; });
+  for (const workloads::ComparedGemm& row : rows.gemms) {
+    const std::string& kernel = row.measured.workload.kernel;
+    if (kernel == kLibrary || summary.by_own_kernel.contains(kernel)) continue;
+    summary.by_own_kernel[kernel] =
+        metrics_of(rows.gemms, [&](const std::string& k) { return k == kernel; });
+  }
   std::vector<ScheduleCase> cases;
-  for (const workloads::ComparedGemm& row : rows) {
+  for (const workloads::ComparedGemm& row : rows.gemms) {
     const workloads::MeasuredGemm& m = row.measured;
     const double noise = m.time_us_p90 ? std::max(0.0, *m.time_us_p90 / m.time_us - 1) : 0.0;
     cases.push_back({problem_key(m.workload), m.workload.name, m.time_us, noise, row.predicted_us});
   }
   summary.schedule_choice = schedule_choice_accuracy(cases);
+  summary.attention = summarize_attention(rows.attention);
   return summary;
 }
 
-std::string comparison_table(const std::vector<workloads::ComparedGemm>& rows,
-                             const ComparisonSummary& summary) {
-  std::string text = fmt::format("{:<36} {:<12} {:<44} {:>11} {:>12} {:>8}\n", "workload", "kernel",
-                                 "simulated schedule", "measured_us", "predicted_us", "error");
-  for (const workloads::ComparedGemm& row : rows) {
-    text += fmt::format("{:<36} {:<12} {:<44} {:>11.2f} {:>12.2f} {:>+7.1f}%\n",
-                        row.measured.workload.name, row.measured.workload.kernel,
-                        row.simulated_schedule, row.measured.time_us, row.predicted_us,
-                        error_percent(row));
-  }
-  text +=
-      fmt::format("\n{:<12} {:>5} {:>7} {:>9} {:>8} {:>8} {:>7} {:>7} {:>8} {:>8}\n", "rows",
-                  "cases", "MAPE%", "median%", "max%", "bias%", "<=10%", "<=20%", "r(log)", "rho");
-  text += metrics_row("all", summary.all);
-  if (summary.reference.cases > 0) text += metrics_row("tilesim_ref", summary.reference);
-  if (summary.library.cases > 0) text += metrics_row("library", summary.library);
-  const ScheduleChoiceAccuracy& choice = summary.schedule_choice;
-  text += fmt::format(
-      "\nschedule choice: predicted fastest = measured fastest in {} of {} "
-      "problems ({}), ties within noise counted as right\n",
-      choice.correct(), choice.groups.size(), percent(choice.top1_share()));
-  for (const ScheduleGroupOutcome& group : choice.groups) {
-    if (group.correct && !group.tie) continue;
-    text += fmt::format("  {:<40} predicted {}, measured {} ({}: +{:.1f}%)\n", group.problem,
-                        group.predicted_fastest, group.measured_fastest, group.tie ? "tie" : "miss",
-                        group.regret_percent);
+std::string comparison_table(const ComparedRows& rows, const ComparisonSummary& summary) {
+  std::string text;
+  if (!rows.gemms.empty()) text += gemm_table(rows.gemms, summary);
+  if (!rows.attention.empty()) {
+    if (!text.empty()) text += '\n';
+    text += attention_comparison_table(rows.attention, summary.attention);
   }
   return text;
 }
 
-nlohmann::json comparison_json(const std::vector<workloads::ComparedGemm>& rows,
-                               const ComparisonSummary& summary, const std::string& measured_path,
-                               const std::string& hardware) {
+nlohmann::json comparison_json(const ComparedRows& rows, const ComparisonSummary& summary,
+                               const std::string& measured_path, const std::string& hardware) {
   nlohmann::json row_list = nlohmann::json::array();
-  for (const workloads::ComparedGemm& row : rows) {
-    row_list.push_back({{"name", row.measured.workload.name},
+  for (const workloads::ComparedGemm& row : rows.gemms) {
+    row_list.push_back({{"kind", "gemm"},
+                        {"name", row.measured.workload.name},
                         {"kernel", row.measured.workload.kernel},
                         {"problem", problem_key(row.measured.workload)},
                         {"measured_schedule", row.measured.workload.schedule},
@@ -118,35 +123,33 @@ nlohmann::json comparison_json(const std::vector<workloads::ComparedGemm>& rows,
                         {"predicted_us", row.predicted_us},
                         {"error_percent", error_percent(row)}});
   }
-  nlohmann::json groups = nlohmann::json::array();
-  for (const ScheduleGroupOutcome& g : summary.schedule_choice.groups) {
-    groups.push_back({{"problem", g.problem},
-                      {"cases", g.cases},
-                      {"predicted_fastest", g.predicted_fastest},
-                      {"measured_fastest", g.measured_fastest},
-                      {"regret_percent", g.regret_percent},
-                      {"correct", g.correct},
-                      {"tie", g.tie}});
+  for (nlohmann::json& row : attention_rows_json(rows.attention))
+    row_list.push_back(std::move(row));
+  nlohmann::json json = {{"measured", measured_path}, {"hardware", hardware}};
+  if (!rows.gemms.empty()) {
+    nlohmann::json metrics = {{"all", metrics_json(summary.all)},
+                              {"own_kernels", metrics_json(summary.own_kernels)},
+                              {kLibrary, metrics_json(summary.library)}};
+    for (const auto& [kernel, kernel_metrics] : summary.by_own_kernel) {
+      metrics[kernel] = metrics_json(kernel_metrics);
+    }
+    json["metrics"] = std::move(metrics);
+    json["schedule_choice"] = schedule_choice_json(summary.schedule_choice);
   }
-  return {{"measured", measured_path},
-          {"hardware", hardware},
-          {"metrics",
-           {{"all", metrics_json(summary.all)},
-            {"tilesim_ref", metrics_json(summary.reference)},
-            {"library", metrics_json(summary.library)}}},
-          {"schedule_choice",
-           {{"groups", summary.schedule_choice.groups.size()},
-            {"correct", summary.schedule_choice.correct()},
-            {"top1_share", summary.schedule_choice.top1_share()},
-            {"outcomes", groups}}},
-          {"rows", row_list}};
+  if (!rows.attention.empty()) json["attention"] = attention_accuracy_json(summary.attention);
+  json["rows"] = std::move(row_list);
+  return json;
 }
 
-std::string comparison_scatter_svg(const std::vector<workloads::ComparedGemm>& rows,
-                                   const std::string& title) {
+std::string comparison_scatter_svg(const ComparedRows& rows, const std::string& title) {
   std::vector<ScatterPoint> points;
-  for (const workloads::ComparedGemm& row : rows) {
+  for (const workloads::ComparedGemm& row : rows.gemms) {
     points.push_back({row.measured.time_us, row.predicted_us, series_of(row)});
+  }
+  for (const workloads::ComparedAttention& row : rows.attention) {
+    points.push_back({row.measured.time_us, row.predicted_us,
+                      fmt::format("attention {}", row.measured.implementation),
+                      ScatterMarker::square});
   }
   return render_accuracy_scatter(points, title);
 }

@@ -1,39 +1,53 @@
 #pragma once
 // `tilesim compare`'s outputs: predicted against measured per row, the accuracy
-// metrics (all rows, our reference kernels, library rows), and the schedule
-// choice per problem; as a text table, JSON and a scatter plot.
+// metrics (GEMM: all rows, each of our kernel profiles, our kernels together,
+// library rows; attention: per implementation, attention_accuracy.hpp), and the
+// schedule choice per problem; as a text table, JSON and a scatter plot.
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "app/report/accuracy_metrics.hpp"
+#include "app/report/attention_accuracy.hpp"
 #include "app/report/schedule_choice_accuracy.hpp"
 #include "workloads/measurement/measurement_comparison.hpp"
 
 namespace tilesim::report {
 
-struct ComparisonSummary {
-  AccuracyMetrics all;
-  AccuracyMetrics reference;  // kernel: tilesim_ref
-  AccuracyMetrics library;    // kernel: library
-  ScheduleChoiceAccuracy schedule_choice;
+// The re-simulated rows of one measurement file, by kind, each in file order.
+struct ComparedRows {
+  std::vector<workloads::ComparedGemm> gemms;
+  std::vector<workloads::ComparedAttention> attention;
 };
 
-ComparisonSummary summarize_comparison(const std::vector<workloads::ComparedGemm>& rows);
+struct ComparisonSummary {
+  AccuracyMetrics all;          // GEMM rows
+  AccuracyMetrics own_kernels;  // GEMM rows not `kernel: library`: our reference kernels
+  std::map<std::string, AccuracyMetrics> by_own_kernel;  // by profile: tilesim_ref, ...
+  AccuracyMetrics library;                               // GEMM rows, kernel: library
+  ScheduleChoiceAccuracy schedule_choice;
+  AttentionAccuracy attention;
+};
 
-// The problem a row belongs to for the schedule choice: kernel, shape and types.
+ComparisonSummary summarize_comparison(const ComparedRows& rows);
+
+// The problem a GEMM row belongs to for the schedule choice: kernel, shape and types.
 std::string problem_key(const workloads::GemmWorkload& workload);
 
-std::string comparison_table(const std::vector<workloads::ComparedGemm>& rows,
-                             const ComparisonSummary& summary);
+// The GEMM part when there are GEMM rows, then the attention part when there are
+// attention rows.
+std::string comparison_table(const ComparedRows& rows, const ComparisonSummary& summary);
 
-nlohmann::json comparison_json(const std::vector<workloads::ComparedGemm>& rows,
-                               const ComparisonSummary& summary, const std::string& measured_path,
-                               const std::string& hardware);
+// `rows` holds every row with its "kind" (gemm or attention); GEMM metrics and
+// schedule choice under `metrics` and `schedule_choice`, attention's under
+// `attention` (each present when the file has rows of that kind).
+nlohmann::json comparison_json(const ComparedRows& rows, const ComparisonSummary& summary,
+                               const std::string& measured_path, const std::string& hardware);
 
-// One series per measured schedule, library rows as their own series.
-std::string comparison_scatter_svg(const std::vector<workloads::ComparedGemm>& rows,
-                                   const std::string& title);
+// One series per measured GEMM schedule (library rows as their own series), and
+// one per attention implementation, drawn as squares.
+std::string comparison_scatter_svg(const ComparedRows& rows, const std::string& title);
 
 }  // namespace tilesim::report

@@ -1,8 +1,8 @@
 #include "app/report/line_chart.hpp"
 
 #include <algorithm>
-#include <array>
 
+#include "app/report/color_scale.hpp"
 #include "app/report/plot_axis.hpp"
 #include "app/report/svg_canvas.hpp"
 
@@ -20,10 +20,6 @@ constexpr double kBottomPx = 64;
 constexpr double kInsetPx = 12;  // between the axes and the first and last point
 constexpr double kLogSpan = 20;  // wider numeric spans get a log axis
 constexpr std::size_t kMaxValueTicks = 12;
-
-// Okabe-Ito: distinguishable with the common colour-vision deficiencies.
-constexpr std::array<const char*, 8> kSeriesColors = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
-                                                      "#e69f00", "#56b4e9", "#000000", "#f0e442"};
 
 const SvgStroke kGrid{"#e5e5e5", 1, ""};
 const SvgStroke kAxis{"#333333", 1, ""};
@@ -124,7 +120,7 @@ std::string render_line_chart(const LineChart& chart) {
   draw_axes(canvas, chart, x, y, frame);
   for (std::size_t s = 0; s < chart.series.size(); ++s) {
     const LineSeries& series = chart.series[s];
-    const std::string color = kSeriesColors[s % kSeriesColors.size()];
+    const std::string color = series_color(s);
     std::vector<SvgPoint> points;
     for (std::size_t i = 0; i < series.y.size() && i < chart.x_names.size(); ++i) {
       if (series.y[i]) points.push_back({x_pixel(chart, x, frame, i), y.pixel(*series.y[i])});

@@ -32,24 +32,37 @@ bool SweepCsvTable::add(const workloads::RunSummary& run, std::size_t point) {
   return add_parameter_columns(run, parameter_columns_);
 }
 
-std::string SweepCsvTable::header_line() const {
+std::vector<std::string> SweepCsvTable::header() const {
   std::vector<std::string> header = axis_keys(*spec_);
   const std::vector<std::string> columns = csv_header(parameter_columns_);
   header.insert(header.end(), columns.begin(), columns.end());
-  return csv_line(header);
+  return header;
 }
 
-std::string SweepCsvTable::row_line(std::size_t row) const {
+std::vector<std::string> SweepCsvTable::row(std::size_t row) const {
   std::vector<std::string> fields = axis_values(*spec_, points_[row]);
   const std::vector<std::string> columns = csv_row(runs_[row], parameter_columns_);
   fields.insert(fields.end(), columns.begin(), columns.end());
-  return csv_line(fields);
+  return fields;
+}
+
+std::string SweepCsvTable::header_line() const {
+  return csv_line(header());
+}
+
+std::string SweepCsvTable::row_line(std::size_t row) const {
+  return csv_line(this->row(row));
+}
+
+CsvTable SweepCsvTable::table() const {
+  CsvTable table;
+  table.header = header();
+  for (std::size_t i = 0; i < runs_.size(); ++i) table.rows.push_back(row(i));
+  return table;
 }
 
 std::string SweepCsvTable::text() const {
-  std::string text = header_line();
-  for (std::size_t row = 0; row < runs_.size(); ++row) text += row_line(row);
-  return text;
+  return table().text();
 }
 
 config::Loaded<std::vector<workloads::RunSummary>> SweepCsvTable::read(
@@ -97,11 +110,15 @@ config::Loaded<std::vector<workloads::RunSummary>> SweepCsvTable::read(
   return loaded;
 }
 
-std::string sweep_csv(const workloads::SweepSpec& spec, const workloads::SweepResult& result) {
+CsvTable sweep_table(const workloads::SweepSpec& spec, const workloads::SweepResult& result) {
   SweepCsvTable table(spec);
   for (std::size_t i = 0; i < result.runs.size(); ++i)
     table.add(result.runs[i], result.run_points[i]);
-  return table.text();
+  return table.table();
+}
+
+std::string sweep_csv(const workloads::SweepSpec& spec, const workloads::SweepResult& result) {
+  return sweep_table(spec, result).text();
 }
 
 }  // namespace tilesim::report

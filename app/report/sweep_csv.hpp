@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/report/csv_table.hpp"
 #include "hwmodels/diagnostics.hpp"
 #include "workloads/run_summary.hpp"
 #include "workloads/sweep/sweep_runner.hpp"
@@ -26,8 +27,11 @@ class SweepCsvTable {
   std::size_t rows() const { return runs_.size(); }
   const workloads::RunSummary& run(std::size_t row) const { return runs_[row]; }
 
+  std::vector<std::string> header() const;
+  std::vector<std::string> row(std::size_t row) const;
   std::string header_line() const;
   std::string row_line(std::size_t row) const;
+  CsvTable table() const;
   std::string text() const;  // the header and every row
 
   // The runs of the rows of `text` (written by text()), which must be the
@@ -44,6 +48,7 @@ class SweepCsvTable {
   std::vector<std::size_t> points_;
 };
 
+CsvTable sweep_table(const workloads::SweepSpec& spec, const workloads::SweepResult& result);
 std::string sweep_csv(const workloads::SweepSpec& spec, const workloads::SweepResult& result);
 
 }  // namespace tilesim::report

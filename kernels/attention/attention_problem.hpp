@@ -6,7 +6,8 @@
 // Layouts (all row-major, 16-bit elements, `dtype`):
 //   Q, O      [total_q, heads, head_dim]      total_q = sum over sequences of q_len
 //   K, V      contiguous variants: [total_kv, kv_heads, head_dim], sequences packed
-//             back to back in batch order (`kv_starts` gives each one's first row)
+//             back to back in batch order (`kv_starts` gives each one's first row, on
+//             the device in AttentionTensors, on the host from problem.kv_starts())
 //             paged variants: [pages, page_size, kv_heads, head_dim]; sequence b's
 //             token t sits in page block_table[b * max_pages + t / page_size] at
 //             slot t % page_size; unused slots and pages hold NaN (must not leak)
@@ -19,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -40,22 +42,34 @@ std::string_view to_string(AttentionVariant variant);
 
 struct AttentionProblem {
   int batch = 1;
-  int heads = 1;     // query heads
-  int kv_heads = 1;  // heads % kv_heads == 0 (GQA; kv_heads == 1 is MQA)
-  int q_len = 1;     // queries per sequence (1: a decode step)
+  int heads = 1;             // query heads
+  int kv_heads = 1;          // heads % kv_heads == 0 (GQA; kv_heads == 1 is MQA)
+  int q_len = 1;             // queries per sequence (1: a decode step)
   std::vector<int> kv_lens;  // keys per sequence, batch entries
   int head_dim = 128;        // 64 or 128
   bool causal = false;
   ElementType dtype = ElementType::bf16;  // bf16 or fp16
-  int page_size = 16;  // paged variants: tokens per page (16, 32, 64, 128)
-  int splits = 0;      // flash_decoding / paged_v2: splits per sequence (0: the kernel picks)
+  int page_size = 16;                     // paged variants: tokens per page (16, 32, 64, 128)
+  int splits = 0;  // flash_decoding / paged_v2: splits per sequence (0: the kernel picks)
 
   int group_size() const { return heads / kv_heads; }
   std::int64_t total_q() const { return std::int64_t{batch} * q_len; }
   std::int64_t total_kv() const;
   std::vector<std::int64_t> kv_starts() const;  // first K/V row of each sequence
   int max_pages_per_sequence() const;           // block_table row length
+  int max_kv_len() const;
+  // 4 * head_dim per visible (query, key) pair and query head (the CSV's `tflops`).
+  double useful_flops() const;
+  // Q, K and V read once, O written once (the CSV's `gbps`).
+  double min_bytes() const;
 };
+
+// Why no reference kernel can run `problem` (nothing when the shape is in every
+// kernel's domain): bf16/fp16, head_dim 64 or 128, heads a multiple of kv_heads,
+// one kv_len >= 1 per sequence, q_len <= kv_len when causal, page_size 16/32/64/128.
+// Variants may refuse more in their launchers (std::invalid_argument).
+std::optional<std::string> attention_problem_error(const AttentionProblem& problem);
+std::string to_string(const AttentionProblem& problem);  // one line, for logs
 
 // Device pointers of one launch; the caller owns the memory.
 struct AttentionTensors {
@@ -63,8 +77,8 @@ struct AttentionTensors {
   const void* k = nullptr;  // contiguous or paged, per the variant
   const void* v = nullptr;
   void* o = nullptr;
-  const std::int64_t* kv_starts = nullptr;  // [batch], contiguous variants
-  const std::int32_t* kv_lens = nullptr;    // [batch]
+  const std::int64_t* kv_starts = nullptr;    // [batch], contiguous variants
+  const std::int32_t* kv_lens = nullptr;      // [batch]
   const std::int32_t* block_table = nullptr;  // [batch, max_pages], paged variants
 };
 
@@ -72,12 +86,23 @@ struct AttentionTensors {
 // path, split partials and their log-sum-exp, Stream-K flags), sized per problem.
 struct AttentionWorkspaceSize {
   std::size_t bytes = 0;
-  std::size_t zeroed_bytes = 0;  // leading part that must be zero before the first launch
+  // Leading part that must be zero before the first launch; every launch leaves it zero.
+  std::size_t zeroed_bytes = 0;
+  int splits = 0;  // KV splits per sequence the launch uses (0: the variant does not split)
 };
 AttentionWorkspaceSize attention_workspace_size(AttentionVariant variant,
                                                 const AttentionProblem& problem);
 
+// Why `variant` cannot run `problem`: attention_problem_error, then the
+// variant's own limits (nothing when it can run).
+std::optional<std::string> attention_launch_error(AttentionVariant variant,
+                                                  const AttentionProblem& problem);
+
+// Whether the variant reads K and V as pages through `block_table` (else contiguous).
+bool attention_variant_is_paged(AttentionVariant variant);
+
 // Launches every kernel of the variant on `stream`; returns the kernel count.
+// Throws std::invalid_argument when attention_launch_error has something to say.
 int launch_attention(AttentionVariant variant, const AttentionProblem& problem,
                      const AttentionTensors& tensors, void* workspace, cudaStream_t stream);
 

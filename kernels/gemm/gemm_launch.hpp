@@ -42,9 +42,10 @@ enum class FixupMode {
 };
 
 // The compiled tile variants. All but the last: cp.async pipeline + mma.sync
-// (gemm_tile_config.cuh); m256n128k64_w8_s3 is the tilesim_ref profile in
-// configs/hw/h100_sxm.yaml. m128n256k64_w12_s4_wgmma: TMA + wgmma (sm_90a,
-// fastest on the H100, the default here); on rows that are not 16-byte
+// (gemm_tile_config.cuh); m256n128k64_w8_s3 is the tilesim_ref profile
+// (configs/kernels/tilesim_ref.yaml). m128n256k64_w12_s4_wgmma: TMA + wgmma
+// (sm_90a, fastest on the H100, the default here; the tilesim_ref_wgmma
+// profile, configs/kernels/tilesim_ref_wgmma.yaml); on rows that are not 16-byte
 // aligned (k or n not a multiple of 8) it runs as m256n128k64_w8_s3.
 // m128n128k32_w8_s4, m256n128k64_w8_s3 and the wgmma variant exist for every
 // input/output type, the others for bf16 -> bf16.

@@ -30,7 +30,8 @@ constexpr int kExitCudaError = 4;
 struct CalibrateOptions {
   std::string out;
   std::string base;
-  std::string csv;  // raw results; the JSON sidecar goes beside it
+  std::string csv;                   // raw results; the JSON sidecar goes beside it
+  std::filesystem::path config_dir;  // kernel profiles for a file outside configs/hw
 };
 
 std::optional<std::string> read_text(const std::string& path) {
@@ -91,7 +92,8 @@ bool write_raw_results(const CalibrateOptions& options,
 }
 
 int calibrate(const CalibrateOptions& options) {
-  const config::Loaded<hw::HardwareSpec> base = hw::load_hardware_spec(options.base);
+  const config::Loaded<hw::HardwareSpec> base =
+      hw::load_hardware_spec(options.base, {}, options.config_dir);
   const std::optional<std::string> base_text = read_text(options.base);
   if (!base.ok() || !base_text) {
     std::fprintf(stderr, "%s", base.diagnostics.format().c_str());
@@ -138,7 +140,8 @@ int calibrate(const CalibrateOptions& options) {
     return kExitUsage;
   }
   // The file must pass `tilesim validate`: the same loader checks it here.
-  const config::Loaded<hw::HardwareSpec> written = hw::load_hardware_spec(options.out);
+  const config::Loaded<hw::HardwareSpec> written =
+      hw::load_hardware_spec(options.out, {}, options.config_dir);
   if (!written.ok()) {
     std::fprintf(stderr, "%s", written.diagnostics.format().c_str());
     return kExitInvalidOutput;
@@ -150,10 +153,10 @@ int calibrate(const CalibrateOptions& options) {
 
 }  // namespace
 
-void add_calibrate_command(CLI::App& app, const std::filesystem::path& default_base,
-                           int& exit_code) {
+void add_calibrate_command(CLI::App& app, const std::filesystem::path& config_dir, int& exit_code) {
   auto options = std::make_shared<CalibrateOptions>();
-  options->base = default_base.string();
+  options->base = (config_dir / "hw" / "h100_sxm.yaml").string();
+  options->config_dir = config_dir;
   CLI::App* command = app.add_subcommand(
       "calibrate",
       "Run the calibration microbenchmarks and write a hardware YAML with the measured values");

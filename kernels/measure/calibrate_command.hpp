@@ -9,8 +9,8 @@
 
 namespace tilesim::measure {
 
-// `default_base`: the hardware file used without --base (configs/hw/h100_sxm.yaml).
-void add_calibrate_command(CLI::App& app, const std::filesystem::path& default_base,
-                           int& exit_code);
+// `config_dir`: configs/ (the hardware file used without --base is
+// hw/h100_sxm.yaml there; kernel profiles are read from kernels/ there).
+void add_calibrate_command(CLI::App& app, const std::filesystem::path& config_dir, int& exit_code);
 
 }  // namespace tilesim::measure

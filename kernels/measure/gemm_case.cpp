@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "workloads/gemm/gemm_kernel_config.hpp"
+#include "workloads/measurement/measured_kernel_profile.hpp"
 
 namespace tilesim::measure {
 namespace {
@@ -25,14 +26,20 @@ std::optional<kernels::ElementType> element_type(hw::DataType type) {
   return std::nullopt;
 }
 
-// The compiled tile variant that implements `profile` (the hardware's
-// tilesim_ref kernel profile with the workload's `tile:` overrides), or why
-// there is none.
+// The kernel profile that describes a compiled variant.
+std::string profile_of(const kernels::GemmTileShape& shape) {
+  return workloads::profile_of_compiled_tile(shape.m, shape.n, shape.k, shape.warps, shape.stages)
+      .value_or("");
+}
+
+// The compiled tile variant that implements `profile` (the workload's kernel
+// profile with its `tile:` overrides), among the variants of that profile, or
+// why there is none.
 std::variant<kernels::GemmTileVariant, std::string> tile_variant(const hw::KernelProfile& profile,
                                                                  kernels::ElementType input,
                                                                  kernels::ElementType output) {
   if (profile.cluster.m != 1 || profile.cluster.n != 1) {
-    return std::string("tilesim_ref has no thread-block clusters; use cluster {m: 1, n: 1}");
+    return fmt::format("{} has no thread-block clusters; use cluster {{m: 1, n: 1}}", profile.name);
   }
   std::string compiled;
   for (int v = 0; v < kernels::kGemmTileVariantCount; ++v) {
@@ -40,6 +47,7 @@ std::variant<kernels::GemmTileVariant, std::string> tile_variant(const hw::Kerne
     const kernels::GemmTileShape shape = kernels::gemm_tile_shape(variant);
     const bool bf16 = input == kernels::ElementType::bf16 && output == kernels::ElementType::bf16;
     if (!kernels::gemm_tile_variant_has_all_types(variant) && !bf16) continue;
+    if (profile_of(shape) != profile.name) continue;
     compiled += fmt::format("{}{{m: {}, n: {}, k: {}, stages: {}, warps: {}}}",
                             compiled.empty() ? "" : ", ", shape.m, shape.n, shape.k, shape.stages,
                             shape.warps);
@@ -49,10 +57,10 @@ std::variant<kernels::GemmTileVariant, std::string> tile_variant(const hw::Kerne
     }
   }
   return fmt::format(
-      "no compiled tilesim_ref kernel has tile {{m: {}, n: {}, k: {}, stages: {}, "
+      "no compiled {} kernel has tile {{m: {}, n: {}, k: {}, stages: {}, "
       "warps: {}}} for {} -> {}; compiled: {}",
-      profile.tile_m, profile.tile_n, profile.tile_k, profile.stages, profile.warps,
-      kernels::to_string(input), kernels::to_string(output), compiled);
+      profile.name, profile.tile_m, profile.tile_n, profile.tile_k, profile.stages, profile.warps,
+      kernels::to_string(input), kernels::to_string(output), compiled.empty() ? "none" : compiled);
 }
 
 kernels::StreamKMode stream_k_mode(workloads::StreamKMode mode) {
@@ -82,16 +90,24 @@ std::variant<GemmCase, CaseError> make_gemm_case(const workloads::GemmWorkload& 
                                                  std::optional<kernels::GemmTileVariant> forced) {
   GemmCase gemm;
   gemm.name = workload.name;
+  gemm.kernel = workload.kernel;
   gemm.schedule = workload.schedule;
+  std::vector<std::string> own_profiles;
+  for (const workloads::CompiledTileProfile& tile : workloads::compiled_tile_profiles()) {
+    if (std::find(own_profiles.begin(), own_profiles.end(), tile.profile) == own_profiles.end()) {
+      own_profiles.push_back(tile.profile);
+    }
+  }
   if (workload.kernel == "library") {
     gemm.implementation = GemmImplementation::library;
-  } else if (workload.kernel == "tilesim_ref") {
-    gemm.implementation = GemmImplementation::tilesim_ref;
+  } else if (std::find(own_profiles.begin(), own_profiles.end(), workload.kernel) !=
+             own_profiles.end()) {
+    gemm.implementation = GemmImplementation::own_kernel;
   } else {
     return CaseError{
         fmt::format("kernel `{}` has no implementation in tilesim-measure; "
-                    "measurable kernels: library (cuBLAS), tilesim_ref",
-                    workload.kernel)};
+                    "measurable kernels: library (cuBLAS), {}",
+                    workload.kernel, fmt::join(own_profiles, ", "))};
   }
   const auto input = element_type(workload.problem.input_type);
   const auto output = element_type(workload.problem.output_type);
@@ -137,9 +153,9 @@ std::variant<GemmCase, CaseError> make_gemm_case(const workloads::GemmWorkload& 
                        : kernels::FixupMode::deterministic;
   } else {
     return CaseError{
-        fmt::format("schedule `{}` has no tilesim_ref kernel; measurable: "
+        fmt::format("schedule `{}` has no {} kernel; measurable: "
                     "data_parallel, split_k, stream_k",
-                    workload.schedule)};
+                    workload.schedule, workload.kernel)};
   }
   // Buffers are allocated only when the case is measured; validate the launch
   // now with stand-in pointers, which are never dereferenced.
@@ -151,7 +167,7 @@ std::variant<GemmCase, CaseError> make_gemm_case(const workloads::GemmWorkload& 
   const kernels::GemmLaunchPlan plan = kernels::plan_gemm(probe);
   probe.workspace = {&stand_in, plan.flag_bytes, &stand_in_partials, plan.partial_bytes};
   if (const auto error = kernels::gemm_config_error(probe)) {
-    return CaseError{"tilesim_ref cannot run it: " + *error};
+    return CaseError{workload.kernel + " cannot run it: " + *error};
   }
   return gemm;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // A study's GEMM workload as something tilesim-measure can run: cuBLAS for
-// `kernel: library`, the reference kernel with the workload's schedule for
-// `kernel: tilesim_ref`, or the reason it cannot be measured.
+// `kernel: library`, our kernel with the workload's schedule for `kernel:
+// tilesim_ref` (cp.async + mma.sync) or `kernel: tilesim_ref_wgmma` (TMA +
+// wgmma), or the reason it cannot be measured.
 
 #include <cstdint>
 #include <optional>
@@ -14,13 +15,14 @@
 
 namespace tilesim::measure {
 
-enum class GemmImplementation { library, tilesim_ref };
+enum class GemmImplementation { library, own_kernel };
 
 struct GemmCase {
   std::string name;
+  std::string kernel;  // the kernel profile the study asked for
   GemmImplementation implementation = GemmImplementation::library;
   std::string schedule;  // the workload's `schedule:` as written in the study
-  // The problem and, for tilesim_ref, everything but the device pointers.
+  // The problem and, for own kernels, everything but the device pointers.
   kernels::GemmLaunchConfig config;
 };
 
@@ -29,9 +31,10 @@ struct CaseError {
 };
 
 // The case for `workload`, or why it has no kernel here.
-// tilesim_ref runs the compiled tile variant equal to the hardware's
-// `tilesim_ref` kernel profile with the workload's `tile:` overrides applied
-// (as the simulator resolves it); `forced` runs this variant instead (tuning).
+// An own kernel runs the compiled tile variant equal to the workload's kernel
+// profile with its `tile:` overrides applied (as the simulator resolves it),
+// among the variants that profile describes (workloads/measurement/
+// measured_kernel_profile.hpp); `forced` runs this variant instead (tuning).
 std::variant<GemmCase, CaseError> make_gemm_case(
     const workloads::GemmWorkload& workload, const hw::HardwareSpec& hardware,
     const kernels::GemmDeviceLimits& device,

@@ -9,20 +9,10 @@
 
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/common/device_buffer.hpp"
-#include "kernels/common/event_pair.hpp"
-#include "kernels/common/gpu_delay.hpp"
 #include "kernels/gemm/gemm_workspace_buffers.hpp"
 
 namespace tilesim::measure {
 namespace {
-
-constexpr int kBatchRuns = 100;
-// Host time to enqueue one timed run (two events and up to two launches),
-// generously: the delay kernel in front of a batch must outlast its enqueueing.
-constexpr double kEnqueueUsPerRun = 20.0;
-constexpr double kMinDelayUs = 50.0;
-
-using kernels::EventPair;
 
 struct InputSet {
   kernels::DeviceBuffer a;
@@ -32,47 +22,6 @@ struct InputSet {
 
 std::uint64_t seed_of(const std::string& name) {
   return std::hash<std::string>{}(name) | 1u;
-}
-
-int input_sets_for(std::size_t set_bytes, const TimingOptions& options) {
-  const double sets = std::ceil(2.0 * options.l2_bytes / static_cast<double>(set_bytes));
-  return static_cast<int>(std::clamp(sets, 1.0, static_cast<double>(options.max_input_sets)));
-}
-
-// Times `runs` launches, each between its own pair of events.
-std::vector<double> time_runs(const std::function<void(int)>& launch, int runs, int sets,
-                              double estimate_us, cudaStream_t stream) {
-  std::vector<double> times;
-  times.reserve(static_cast<std::size_t>(runs));
-  std::vector<std::unique_ptr<EventPair>> events;
-  for (int i = 0; i < std::min(runs, kBatchRuns); ++i)
-    events.push_back(std::make_unique<EventPair>());
-  for (int done = 0; done < runs;) {
-    const int batch = std::min(kBatchRuns, runs - done);
-    // Only enqueueing must be covered; runs longer than that keep the queue full.
-    const double delay_us =
-        std::max(kMinDelayUs, batch * std::max(0.0, kEnqueueUsPerRun - estimate_us));
-    kernels::enqueue_gpu_delay(delay_us, stream);
-    for (int i = 0; i < batch; ++i) {
-      TILESIM_CUDA_CHECK(cudaEventRecord(events[static_cast<std::size_t>(i)]->start(), stream));
-      launch((done + i) % sets);
-      TILESIM_CUDA_CHECK(cudaEventRecord(events[static_cast<std::size_t>(i)]->stop(), stream));
-    }
-    TILESIM_CUDA_CHECK(cudaStreamSynchronize(stream));
-    for (int i = 0; i < batch; ++i)
-      times.push_back(events[static_cast<std::size_t>(i)]->elapsed_us());
-    done += batch;
-  }
-  return times;
-}
-
-double percentile(std::vector<double> sorted, double fraction) {
-  std::sort(sorted.begin(), sorted.end());
-  const double position = fraction * static_cast<double>(sorted.size() - 1);
-  const auto below = static_cast<std::size_t>(std::floor(position));
-  const auto above = std::min(below + 1, sorted.size() - 1);
-  const double weight = position - static_cast<double>(below);
-  return sorted[below] * (1 - weight) + sorted[above] * weight;
 }
 
 }  // namespace
@@ -101,7 +50,7 @@ GemmMeasurement measure_gemm(const GemmCase& gemm, const TimingOptions& options,
 
   kernels::GemmLaunchConfig config = shape;
   kernels::GemmWorkspaceBuffers workspace;
-  if (gemm.implementation == GemmImplementation::tilesim_ref) {
+  if (gemm.implementation == GemmImplementation::own_kernel) {
     result.plan = kernels::plan_gemm(config);
     result.resources = kernels::gemm_kernel_resources(config);
     config.workspace = workspace.fit(result.plan);
@@ -142,19 +91,11 @@ GemmMeasurement measure_gemm(const GemmCase& gemm, const TimingOptions& options,
         check.relative_frobenius_error <= kernels::relative_error_bound(shape.output_type);
   }
 
-  // Estimate, warm up, time.
-  const std::vector<double> probe = time_runs(launch, 3, result.input_sets, 0, stream);
-  const double estimate_us = std::max(1.0, *std::min_element(probe.begin(), probe.end()));
-  const int warmup =
-      static_cast<int>(std::clamp(1000.0 * options.warmup_ms / estimate_us, 5.0, 2000.0));
-  time_runs(launch, warmup, result.input_sets, estimate_us, stream);
-  result.runs = static_cast<int>(std::clamp(1000.0 * options.target_ms / estimate_us,
-                                            static_cast<double>(options.min_runs), 5000.0));
-  const std::vector<double> times =
-      time_runs(launch, result.runs, result.input_sets, estimate_us, stream);
-  result.time_us = percentile(times, 0.5);
-  result.time_us_min = *std::min_element(times.begin(), times.end());
-  result.time_us_p90 = percentile(times, 0.9);
+  const TimedRuns timed = time_launches(launch, result.input_sets, options, stream);
+  result.time_us = timed.time_us;
+  result.time_us_min = timed.time_us_min;
+  result.time_us_p90 = timed.time_us_p90;
+  result.runs = timed.runs;
   result.tflops = 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.n) *
                   static_cast<double>(shape.k) / (result.time_us * 1e-6) / 1e12;
   return result;

@@ -1,8 +1,7 @@
 #pragma once
 // Timing one GEMM case on the GPU: random inputs (never zeros) in enough sets
 // to rotate through when one set would stay in L2, one checked run against a
-// cuBLAS fp32 reference, warm-up, then CUDA events around every timed run
-// behind a GPU-side delay so the host's launch rate does not leak in.
+// cuBLAS fp32 reference, then the shared timing method (timed_runs.hpp).
 
 #include <cuda_runtime_api.h>
 
@@ -11,16 +10,9 @@
 #include "kernels/gemm/gemm_launch.hpp"
 #include "kernels/gemm/reference_check.hpp"
 #include "kernels/measure/gemm_case.hpp"
+#include "kernels/measure/timed_runs.hpp"
 
 namespace tilesim::measure {
-
-struct TimingOptions {
-  int min_runs = 20;
-  double target_ms = 200;   // timed runs: at least min_runs and about this much GPU time
-  double warmup_ms = 50;    // untimed runs first: at least 5 and about this much
-  int max_input_sets = 64;  // rotation cap
-  double l2_bytes = 50.0 * (1 << 20);
-};
 
 struct GemmMeasurement {
   double time_us = 0;  // median
@@ -32,8 +24,8 @@ struct GemmMeasurement {
   double relative_error = 0;  // of the checked run against cuBLAS fp32
   std::int64_t non_finite = 0;
   bool check_passed = false;
-  kernels::GemmLaunchPlan plan;            // tilesim_ref only
-  kernels::GemmKernelResources resources;  // tilesim_ref only
+  kernels::GemmLaunchPlan plan;            // own kernels only
+  kernels::GemmKernelResources resources;  // own kernels only
 };
 
 GemmMeasurement measure_gemm(const GemmCase& gemm, const TimingOptions& options,

@@ -1,9 +1,10 @@
 // tilesim-measure: runs a study's GEMM workloads on the GPU (cuBLAS for
 // `kernel: library`, the reference kernels of kernels/gemm for `kernel:
-// tilesim_ref`) and writes the measurement CSV + JSON sidecar that `tilesim
-// compare` reads. Reads the same study YAML as `tilesim simulate`.
-// `tilesim-measure calibrate` runs the microbenchmarks instead and writes a
-// hardware YAML (kernels/measure/calibrate_command.hpp).
+// tilesim_ref` and `kernel: tilesim_ref_wgmma`) and its attention workloads (`kernel: tilesim_ref`,
+// the variant's kernel in kernels/attention), and writes the measurement CSV + JSON sidecar that
+// `tilesim compare` reads. Reads the same study YAML as `tilesim simulate`. `tilesim-measure
+// calibrate` runs the microbenchmarks instead and writes a hardware YAML
+// (kernels/measure/calibrate_command.hpp).
 //
 // Exit status: 0 measured and checked; 1 a kernel's output failed its check
 // (its row is still written, with rel_error); 2 usage, study or unsupported
@@ -32,6 +33,7 @@
 #include "kernels/measure/gemm_measurement.hpp"
 #include "kernels/measure/measurement_writer.hpp"
 #include "kernels/measure/run_environment.hpp"
+#include "kernels/measure/study_cases.hpp"
 #include "workloads/study_loader.hpp"
 
 namespace ms = tilesim::measure;
@@ -55,7 +57,7 @@ struct Options {
   std::string csv;
   std::string json;
   bool skip_unsupported = false;
-  std::string tile_variant;  // forces a compiled tile variant on every tilesim_ref workload
+  std::string tile_variant;  // forces a compiled tile variant on every own-kernel workload
   ms::TimingOptions timing;
 };
 
@@ -80,44 +82,56 @@ std::string variant_text(const ms::GemmCase& gemm, const ms::GemmMeasurement& m)
   return "";
 }
 
-// The study's workloads as runnable cases; problems are printed, all at once.
-bool build_cases(const tilesim::workloads::Study& study, const tilesim::hw::HardwareSpec& hardware,
-                 const Options& options, const tk::GemmDeviceLimits& limits,
-                 std::vector<ms::GemmCase>& cases) {
-  std::optional<tk::GemmTileVariant> forced;
-  if (!options.tile_variant.empty()) forced = tk::parse_gemm_tile_variant(options.tile_variant);
-  int problems = 0;
-  for (const auto& workload : study.workloads) {
-    const auto* gemm_workload = std::get_if<tilesim::workloads::GemmWorkload>(&workload);
-    if (gemm_workload == nullptr) {
-      std::fprintf(stderr,
-                   "%s: %s: workload `%s`: no reference kernel yet for attention, graph or layer "
-                   "workloads; tilesim-measure runs GEMM workloads\n",
-                   study.source_path.c_str(), options.skip_unsupported ? "skipped" : "error",
-                   tilesim::workloads::workload_name(workload).c_str());
-      ++problems;
-      continue;
-    }
-    const auto& gemm = *gemm_workload;
-    auto result = ms::make_gemm_case(gemm, hardware, limits, forced);
-    if (auto* error = std::get_if<ms::CaseError>(&result)) {
-      std::fprintf(stderr, "%s:%d:%d: %s: workload `%s`: %s\n", gemm.where.file.c_str(),
-                   gemm.where.line, gemm.where.column,
-                   options.skip_unsupported ? "skipped" : "error", gemm.name.c_str(),
-                   error->message.c_str());
-      ++problems;
-      continue;
-    }
-    cases.push_back(std::get<ms::GemmCase>(std::move(result)));
+std::string attention_variant_text(const ms::AttentionMeasurement& m, const ms::AttentionCase& c) {
+  std::string text(tk::to_string(c.variant));
+  if (m.splits > 0) text += fmt::format("/{}", m.splits);
+  return text;
+}
+
+// One case measured: its row, printed as it comes.
+ms::AnyMeasuredRow measure_case(const ms::MeasureCase& item, const ms::TimingOptions& timing,
+                                const tk::CublasHandle& cublas, cudaStream_t stream,
+                                bool& all_checked) {
+  constexpr const char* kLine = "%-34s %-17s %-14s %-28s %10.2f %10.2f %8.1f %9.2e%s\n";
+  if (const auto* gemm = std::get_if<ms::GemmCase>(&item)) {
+    ms::MeasuredRow row{*gemm, ms::measure_gemm(*gemm, timing, cublas, stream)};
+    const auto& m = row.measurement;
+    all_checked = all_checked && m.check_passed;
+    std::printf(kLine, gemm->name.c_str(), ms::measured_profile(*gemm).c_str(),
+                variant_text(*gemm, m).c_str(), shape_text(gemm->config).c_str(), m.time_us,
+                m.time_us_p90, m.tflops, m.relative_error, m.check_passed ? "" : "  CHECK FAILED");
+    std::fflush(stdout);
+    return row;
   }
-  if (problems > 0 && !options.skip_unsupported) {
-    std::fprintf(stderr,
-                 "tilesim-measure: %d workload(s) cannot be measured; nothing was run "
-                 "(--skip-unsupported measures the others)\n",
-                 problems);
-    return false;
-  }
-  return true;
+  const auto& attention = std::get<ms::AttentionCase>(item);
+  ms::MeasuredAttentionRow row{attention, ms::measure_attention(attention, timing, stream)};
+  const auto& m = row.measurement;
+  all_checked = all_checked && m.check_passed;
+  std::printf(kLine, attention.name.c_str(), attention.kernel.c_str(),
+              attention_variant_text(m, attention).c_str(),
+              tk::to_string(attention.problem).c_str(), m.timed.time_us, m.timed.time_us_p90,
+              m.tflops, m.relative_error,
+              m.check_passed     ? ""
+              : m.non_finite > 0 ? "  CHECK FAILED (non-finite outputs)"
+              : !m.guard_intact  ? "  CHECK FAILED (wrote past the output)"
+                                 : "  CHECK FAILED (error over its bound)");
+  std::fflush(stdout);
+  return row;
+}
+
+// How every row was timed and checked, for the JSON sidecar.
+nlohmann::json method_json(const ms::TimingOptions& timing) {
+  return {
+      {"timer", "CUDA events around each run, queued behind a GPU-side delay"},
+      {"statistic", "median; min and p90 beside it"},
+      {"min_runs", timing.min_runs},
+      {"target_ms", timing.target_ms},
+      {"warmup_ms", timing.warmup_ms},
+      {"input_sets", "rotated when the inputs and output are under 2x L2; up to 64"},
+      {"inputs", "uniform magnitude in [1/16, 1], random sign (never zero); attention Q times 4"},
+      {"check",
+       "one run per case, output poisoned: GEMM against cublasGemmEx with fp32 output, "
+       "attention against a float64 GPU reference (kernels/attention/attention_reference.hpp)"}};
 }
 
 int measure_study(const Options& options) {
@@ -127,14 +141,14 @@ int measure_study(const Options& options) {
     std::fprintf(stderr, "%s", loaded.diagnostics.format().c_str());
     return kExitUsage;
   }
-  // The study's hardware file holds the tilesim_ref kernel profile (its tile).
+  // The study's hardware file offers the kernel profiles (their tiles).
   const auto hardware_path = tilesim::hw::resolve_hardware_path(
       loaded.value->hardware, config_dir(), loaded.value->hardware_location);
   if (!hardware_path.ok()) {
     std::fprintf(stderr, "%s", hardware_path.diagnostics.format().c_str());
     return kExitUsage;
   }
-  const auto hardware = tilesim::hw::load_hardware_spec(*hardware_path.value);
+  const auto hardware = tilesim::hw::load_hardware_spec(*hardware_path.value, {}, config_dir());
   if (!hardware.ok()) {
     std::fprintf(stderr, "%s", hardware.diagnostics.format().c_str());
     return kExitUsage;
@@ -151,8 +165,11 @@ int measure_study(const Options& options) {
     limits.wgmma = true;
     limits.ctas_per_sm.fill(1);
   }
-  std::vector<ms::GemmCase> cases;
-  if (!build_cases(*loaded.value, *hardware.value, options, limits, cases)) return kExitUsage;
+  std::optional<tk::GemmTileVariant> forced;
+  if (!options.tile_variant.empty()) forced = tk::parse_gemm_tile_variant(options.tile_variant);
+  const auto cases =
+      ms::study_cases(*loaded.value, *hardware.value, limits, forced, options.skip_unsupported);
+  if (!cases) return kExitUsage;
   if (!have_device) {
     std::fprintf(stderr, "tilesim-measure: no CUDA device (%s); measuring needs a GPU\n",
                  status == cudaSuccess ? "none found" : cudaGetErrorString(status));
@@ -166,60 +183,52 @@ int measure_study(const Options& options) {
   std::printf("%s, %d SMs, driver %s, CUDA runtime %d; study %s (hardware: %s)\n",
               environment.gpu.c_str(), environment.sm_count, environment.driver_version.c_str(),
               environment.cuda_runtime, options.study.c_str(), loaded.value->hardware.c_str());
-  std::printf("%-34s %-12s %-14s %-20s %10s %10s %8s %9s\n", "workload", "kernel", "variant",
+  std::printf("%-34s %-17s %-14s %-28s %10s %10s %8s %9s\n", "workload", "kernel", "variant",
               "shape", "time_us", "p90_us", "TFLOP/s", "rel_err");
 
   cudaStream_t stream = nullptr;
   TILESIM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   const tk::CublasHandle cublas(stream);
-  std::vector<ms::MeasuredRow> rows;
+  std::vector<ms::AnyMeasuredRow> rows;
   bool all_checked = true;
-  for (const ms::GemmCase& gemm : cases) {
-    ms::MeasuredRow row{gemm, ms::measure_gemm(gemm, timing, cublas, stream)};
-    const auto& m = row.measurement;
-    all_checked = all_checked && m.check_passed;
-    std::printf("%-34s %-12s %-14s %-20s %10.2f %10.2f %8.1f %9.2e%s\n", gemm.name.c_str(),
-                gemm.implementation == ms::GemmImplementation::library ? "library" : "tilesim_ref",
-                variant_text(gemm, m).c_str(), shape_text(gemm.config).c_str(), m.time_us,
-                m.time_us_p90, m.tflops, m.relative_error, m.check_passed ? "" : "  CHECK FAILED");
-    std::fflush(stdout);
-    rows.push_back(std::move(row));
+  // The files are rewritten after every case, so a run that is stopped (a
+  // time limit, a crash) keeps what it measured; `complete` says which it was.
+  const auto write_results = [&](bool complete) {
+    nlohmann::json results = nlohmann::json::array();
+    for (const auto& row : rows) {
+      std::visit([&](const auto& measured) { results.push_back(ms::row_json(measured)); }, row);
+    }
+    nlohmann::json sidecar = {
+        {"tool", "tilesim-measure"},
+        {"study", options.study},
+        {"study_hardware", loaded.value->hardware},
+        {"csv", std::filesystem::path(options.csv).filename().string()},
+        {"complete", complete},
+        {"cases", {{"measured", rows.size()}, {"planned", cases->size()}}},
+        {"environment", ms::to_json(environment)},
+        {"gpu_sample_before", clocks_before.value_or(nlohmann::json())},
+        {"gpu_sample_after",
+         complete ? ms::sample_gpu_clocks().value_or(nlohmann::json()) : nlohmann::json()},
+        {"method", method_json(timing)},
+        {"results", results},
+    };
+    std::optional<std::string> problem =
+        tilesim::report::write_file_atomically(options.csv, ms::measurement_csv(rows));
+    if (!problem) {
+      problem = tilesim::report::write_file_atomically(options.json, sidecar.dump(2) + "\n");
+    }
+    if (problem) {
+      std::fprintf(stderr, "tilesim-measure: cannot write results: %s\n", problem->c_str());
+      return false;
+    }
+    return true;
+  };
+  for (const ms::MeasureCase& item : *cases) {
+    rows.push_back(measure_case(item, timing, cublas, stream, all_checked));
+    if (!write_results(false)) return kExitUsage;
   }
   TILESIM_CUDA_CHECK(cudaStreamDestroy(stream));
-  const auto clocks_after = ms::sample_gpu_clocks();
-
-  std::string csv = ms::csv_header() + "\n";
-  nlohmann::json results = nlohmann::json::array();
-  for (const auto& row : rows) {
-    csv += ms::csv_row(row) + "\n";
-    results.push_back(ms::row_json(row));
-  }
-  nlohmann::json sidecar = {
-      {"tool", "tilesim-measure"},
-      {"study", options.study},
-      {"study_hardware", loaded.value->hardware},
-      {"csv", std::filesystem::path(options.csv).filename().string()},
-      {"environment", ms::to_json(environment)},
-      {"gpu_sample_before", clocks_before.value_or(nlohmann::json())},
-      {"gpu_sample_after", clocks_after.value_or(nlohmann::json())},
-      {"method",
-       {{"timer", "CUDA events around each run, queued behind a GPU-side delay"},
-        {"statistic", "median; min and p90 beside it"},
-        {"min_runs", timing.min_runs},
-        {"target_ms", timing.target_ms},
-        {"warmup_ms", timing.warmup_ms},
-        {"input_sets", "rotated when A+B+C is under 2x L2; up to 64"},
-        {"inputs", "uniform magnitude in [1/16, 1], random sign (never zero)"},
-        {"check", "one run per case against cublasGemmEx with fp32 output, output poisoned"}}},
-      {"results", results},
-  };
-  std::optional<std::string> problem = tilesim::report::write_file_atomically(options.csv, csv);
-  if (!problem)
-    problem = tilesim::report::write_file_atomically(options.json, sidecar.dump(2) + "\n");
-  if (problem) {
-    std::fprintf(stderr, "tilesim-measure: cannot write results: %s\n", problem->c_str());
-    return kExitUsage;
-  }
+  if (!write_results(true)) return kExitUsage;
   std::printf("wrote %s and %s\n", options.csv.c_str(), options.json.c_str());
   if (!all_checked) {
     std::fprintf(stderr, "tilesim-measure: some outputs failed their check (rel_error column)\n");
@@ -233,8 +242,9 @@ int measure_study(const Options& options) {
 int main(int argc, char** argv) {
   Options options;
   CLI::App app{
-      "Time a study's GEMM workloads on the GPU: cuBLAS (kernel: library) and the "
-      "reference kernels (kernel: tilesim_ref); writes a measurement CSV and JSON."};
+      "Time a study's GEMM and attention workloads on the GPU: cuBLAS (kernel: library) and "
+      "the reference kernels (kernel: tilesim_ref, tilesim_ref_wgmma); writes a measurement CSV "
+      "and JSON."};
   app.add_option("study", options.study, "Study YAML (as for `tilesim simulate`)");
   app.add_option("--csv", options.csv, "Measurement CSV to write");
   app.add_option("--json", options.json, "JSON sidecar to write (default: the CSV's name, .json)");
@@ -243,7 +253,7 @@ int main(int argc, char** argv) {
     variant_names.emplace_back(tk::gemm_tile_shape(static_cast<tk::GemmTileVariant>(v)).name);
   }
   app.add_option("--tile-variant", options.tile_variant,
-                 "Run every tilesim_ref workload with this compiled tile variant (tuning)")
+                 "Run every own-kernel workload with this compiled tile variant (tuning)")
       ->check(CLI::IsMember(variant_names));
   app.add_flag("--skip-unsupported", options.skip_unsupported,
                "Measure the other workloads when some have no kernel here");
@@ -254,8 +264,7 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   int calibrate_exit = 0;
-  tilesim::measure::add_calibrate_command(app, config_dir() / "hw" / "h100_sxm.yaml",
-                                          calibrate_exit);
+  tilesim::measure::add_calibrate_command(app, config_dir(), calibrate_exit);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -2,15 +2,17 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
+
+#include "kernels/attention/flash_forward_params.hpp"
+#include "workloads/measurement/measured_kernel_profile.hpp"
+
 namespace tilesim::measure {
 namespace {
 
 bool is_reference(const MeasuredRow& row) {
-  return row.gemm.implementation == GemmImplementation::tilesim_ref;
-}
-
-std::string kernel_name(const MeasuredRow& row) {
-  return is_reference(row) ? "tilesim_ref" : "library";
+  return row.gemm.implementation == GemmImplementation::own_kernel;
 }
 
 // What ran, beyond `schedule` (the study keys of the same names).
@@ -43,14 +45,84 @@ std::string optional_int(bool present, long long value) {
   return present ? std::to_string(value) : "";
 }
 
+// The attention columns (the contract in kernels/README.md), in order.
+constexpr const char* kAttentionColumns[] = {
+    "name",   "kernel",    "variant",    "batch",       "heads",       "kv_heads",
+    "q_len",  "kv_len",    "kv_lens",    "head_dim",    "causal",      "dtype",
+    "splits", "page_size", "time_us",    "time_us_min", "time_us_p90", "tflops",
+    "gbps",   "runs",      "input_sets", "rel_error"};
+
+std::vector<std::string> split_cells(const std::string& line) {
+  std::vector<std::string> cells;
+  std::size_t start = 0;
+  for (std::size_t comma = line.find(','); comma != std::string::npos;
+       comma = line.find(',', start)) {
+    cells.push_back(line.substr(start, comma - start));
+    start = comma + 1;
+  }
+  cells.push_back(line.substr(start));
+  return cells;
+}
+
+// kv_len when every sequence has it, else kv_lens joined by ';'.
+bool uniform_kv_len(const kernels::AttentionProblem& problem) {
+  return std::all_of(problem.kv_lens.begin(), problem.kv_lens.end(),
+                     [&](int kv_len) { return kv_len == problem.kv_lens.front(); });
+}
+
+std::map<std::string, std::string> attention_cells(const MeasuredAttentionRow& row) {
+  const kernels::AttentionProblem& problem = row.attention.problem;
+  const AttentionMeasurement& m = row.measurement;
+  const bool uniform = uniform_kv_len(problem);
+  std::string kv_lens;
+  for (std::size_t b = 0; !uniform && b < problem.kv_lens.size(); ++b) {
+    if (b > 0) kv_lens += ';';
+    kv_lens += std::to_string(problem.kv_lens[b]);
+  }
+  const bool paged = kernels::attention_variant_is_paged(row.attention.variant);
+  return {
+      {"name", row.attention.name},
+      {"kernel", row.attention.kernel},
+      {"variant", std::string(kernels::to_string(row.attention.variant))},
+      {"batch", std::to_string(problem.batch)},
+      {"heads", std::to_string(problem.heads)},
+      {"kv_heads", std::to_string(problem.kv_heads)},
+      {"q_len", std::to_string(problem.q_len)},
+      {"kv_len", uniform ? std::to_string(problem.kv_lens.front()) : ""},
+      {"kv_lens", kv_lens},
+      {"head_dim", std::to_string(problem.head_dim)},
+      {"causal", problem.causal ? "true" : "false"},
+      {"dtype", std::string(kernels::to_string(problem.dtype))},
+      {"splits", optional_int(m.splits > 0, m.splits)},
+      {"page_size", optional_int(paged, problem.page_size)},
+      {"time_us", fmt::format("{:.3f}", m.timed.time_us)},
+      {"time_us_min", fmt::format("{:.3f}", m.timed.time_us_min)},
+      {"time_us_p90", fmt::format("{:.3f}", m.timed.time_us_p90)},
+      {"tflops", fmt::format("{:.2f}", m.tflops)},
+      {"gbps", fmt::format("{:.2f}", m.gbps)},
+      {"runs", std::to_string(m.timed.runs)},
+      {"input_sets", std::to_string(m.input_sets)},
+      {"rel_error", fmt::format("{:.3e}", m.relative_error)},
+  };
+}
+
 }  // namespace
+
+std::string measured_profile(const GemmCase& gemm) {
+  if (gemm.implementation == GemmImplementation::library) return "library";
+  const kernels::GemmTileShape tile =
+      kernels::gemm_tile_shape(kernels::resolved_gemm_tile(gemm.config));
+  // Every compiled variant is in the table (tests/kernels/gemm_variant_profiles_test.cpp).
+  return workloads::profile_of_compiled_tile(tile.m, tile.n, tile.k, tile.warps, tile.stages)
+      .value_or(std::string(tile.name));
+}
 
 std::string csv_header() {
   return "name,kernel,schedule,m,n,k,dtype,tile_m,tile_n,tile_k,splits,time_us,time_us_min,"
          "time_us_p90,tflops,runs,"
          "out_dtype,reduction,stream_k_mode,fixup,warps,stages,swizzle,ctas,sk_tiles,sk_ctas,input_"
          "sets,"
-         "rel_error";
+         "rel_error,profile";
 }
 
 std::string csv_row(const MeasuredRow& row) {
@@ -63,15 +135,16 @@ std::string csv_row(const MeasuredRow& row) {
   const bool stream_k = ours && config.schedule == kernels::GemmSchedule::stream_k;
   return fmt::format(
       "{},{},{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.2f},{},{},{},{},{},{},{},{},{},{},"
-      "{},{},{:.3e}",
-      row.gemm.name, kernel_name(row), row.gemm.schedule, config.m, config.n, config.k,
+      "{},{},{:.3e},{}",
+      row.gemm.name, row.gemm.kernel, row.gemm.schedule, config.m, config.n, config.k,
       kernels::to_string(config.input_type), optional_int(ours, tile.m), optional_int(ours, tile.n),
       optional_int(ours, tile.k), optional_int(split, m.plan.splits), m.time_us, m.time_us_min,
       m.time_us_p90, m.tflops, m.runs, kernels::to_string(config.output_type), reduction(row),
       stream_k_mode(row), fixup(row), optional_int(ours, tile.warps),
       optional_int(ours, tile.stages), optional_int(ours, config.swizzle),
       optional_int(ours, m.plan.grid_ctas), optional_int(stream_k, m.plan.sk_tiles),
-      optional_int(stream_k, m.plan.sk_ctas), m.input_sets, m.relative_error);
+      optional_int(stream_k, m.plan.sk_ctas), m.input_sets, m.relative_error,
+      measured_profile(row.gemm));
 }
 
 nlohmann::json row_json(const MeasuredRow& row) {
@@ -79,7 +152,8 @@ nlohmann::json row_json(const MeasuredRow& row) {
   const auto& m = row.measurement;
   nlohmann::json json = {
       {"name", row.gemm.name},
-      {"kernel", kernel_name(row)},
+      {"kernel", row.gemm.kernel},
+      {"profile", measured_profile(row.gemm)},
       {"schedule", row.gemm.schedule},
       {"m", config.m},
       {"n", config.n},
@@ -125,6 +199,93 @@ nlohmann::json row_json(const MeasuredRow& row) {
                          {"threads", m.resources.threads},
                          {"shared_bytes", m.resources.shared_bytes},
                          {"ctas_per_sm", m.resources.ctas_per_sm}};
+  }
+  return json;
+}
+
+std::string measurement_csv(const std::vector<AnyMeasuredRow>& rows) {
+  const bool any_gemm = std::any_of(rows.begin(), rows.end(), [](const AnyMeasuredRow& row) {
+    return std::holds_alternative<MeasuredRow>(row);
+  });
+  const bool any_attention = std::any_of(rows.begin(), rows.end(), [](const AnyMeasuredRow& row) {
+    return std::holds_alternative<MeasuredAttentionRow>(row);
+  });
+  if (!any_attention) {
+    std::string csv = csv_header() + "\n";
+    for (const AnyMeasuredRow& row : rows) csv += csv_row(std::get<MeasuredRow>(row)) + "\n";
+    return csv;
+  }
+  std::vector<std::string> columns;
+  if (any_gemm) columns = split_cells(csv_header());
+  for (const char* column : kAttentionColumns) {
+    if (std::find(columns.begin(), columns.end(), column) == columns.end()) {
+      columns.emplace_back(column);
+    }
+  }
+  std::string csv;
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (c > 0) csv += ',';
+    csv += columns[c];
+  }
+  csv += "\n";
+  const std::vector<std::string> gemm_columns = split_cells(csv_header());
+  for (const AnyMeasuredRow& row : rows) {
+    std::map<std::string, std::string> cells;
+    if (const auto* gemm = std::get_if<MeasuredRow>(&row)) {
+      const std::vector<std::string> values = split_cells(csv_row(*gemm));
+      for (std::size_t c = 0; c < gemm_columns.size(); ++c) cells[gemm_columns[c]] = values[c];
+    } else {
+      cells = attention_cells(std::get<MeasuredAttentionRow>(row));
+    }
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      if (c > 0) csv += ',';
+      csv += cells[columns[c]];
+    }
+    csv += "\n";
+  }
+  return csv;
+}
+
+nlohmann::json row_json(const MeasuredAttentionRow& row) {
+  nlohmann::json json;
+  for (const auto& [column, value] : attention_cells(row)) json[column] = value;
+  const AttentionMeasurement& m = row.measurement;
+  const kernels::AttentionProblem& problem = row.attention.problem;
+  const bool paged = kernels::attention_variant_is_paged(row.attention.variant);
+  json["kv_len"] =
+      uniform_kv_len(problem) ? nlohmann::json(problem.kv_lens.front()) : nlohmann::json(nullptr);
+  json["splits"] = m.splits > 0 ? nlohmann::json(m.splits) : nlohmann::json(nullptr);
+  json["page_size"] = paged ? nlohmann::json(problem.page_size) : nlohmann::json(nullptr);
+  json["batch"] = problem.batch;
+  json["heads"] = problem.heads;
+  json["kv_heads"] = problem.kv_heads;
+  json["q_len"] = problem.q_len;
+  json["kv_lens_all"] = problem.kv_lens;
+  json["head_dim"] = problem.head_dim;
+  json["causal"] = problem.causal;
+  json["runs"] = m.timed.runs;
+  json["input_sets"] = m.input_sets;
+  json["time_us"] = m.timed.time_us;
+  json["time_us_min"] = m.timed.time_us_min;
+  json["time_us_p90"] = m.timed.time_us_p90;
+  json["tflops"] = m.tflops;
+  json["gbps"] = m.gbps;
+  json["rel_error"] = m.relative_error;
+  json["rel_error_bound"] = m.error_bound;
+  json["non_finite"] = m.non_finite;
+  json["output_guard_intact"] = m.guard_intact;
+  json["check_passed"] = m.check_passed;
+  json["kernels"] = m.kernels;
+  json["workspace_bytes"] = m.workspace_bytes;
+  json["useful_flops"] = problem.useful_flops();
+  json["min_bytes"] = problem.min_bytes();
+  if (row.attention.variant == kernels::AttentionVariant::flash) {
+    const kernels::FlashForwardTile tile = kernels::flash_forward_tile(problem.head_dim);
+    json["tile"] = {{"block_m", tile.block_m},
+                    {"block_n", tile.block_n},
+                    {"warps", tile.warps},
+                    {"stages", tile.stages},
+                    {"shared_bytes", tile.shared_bytes}};
   }
   return json;
 }

@@ -73,6 +73,7 @@ void FluidNetwork::bind(std::uint32_t flow_index) {
   const SimTime now = simulator_.now();
   flow.progress_left -= flow.rate * static_cast<double>((now - flow.updated_at).ps());
   flow.updated_at = now;
+  set_limit(flow_index, bottleneck_);
   for (const FlowDemand& demand : flow.demands) {
     Resource& resource = resources_[demand.resource];
     resource.usage = std::max(0.0, resource.usage - demand.amount * flow.rate);
@@ -113,7 +114,7 @@ void FluidNetwork::set_capped_rate(std::uint32_t flow_index, double rate) {
     Resource& resource = resources_[demand.resource];
     resource.usage = std::max(0.0, resource.usage + demand.amount * (rate - flow.rate));
   }
-  set_rate(flow_index, rate);
+  set_rate(flow_index, rate, flow.cap_limit);
 }
 
 // A new flow starts at its own cap: its private resources (used by it alone)
@@ -121,11 +122,15 @@ void FluidNetwork::set_capped_rate(std::uint32_t flow_index, double rate) {
 bool FluidNetwork::admit_to_bottleneck(std::uint32_t flow_index) {
   Flow& flow = flows_[flow_index];
   double progress_cap = flow.cap;
+  flow.cap_limit = kOwnCap;
   for (const FlowDemand& demand : flow.demands) {
     const Resource& resource = resources_[demand.resource];
     if (resource.watched) continue;
     if (resource.active_flows > 1) return false;  // newly shared
-    progress_cap = std::min(progress_cap, resource.capacity / demand.amount);
+    if (resource.capacity / demand.amount < progress_cap) {
+      progress_cap = resource.capacity / demand.amount;
+      flow.cap_limit = demand.resource;
+    }
   }
   const bool on_bottleneck = touches(flow, bottleneck_);
   if (!std::isfinite(progress_cap) && !on_bottleneck) return false;  // another resource limits it

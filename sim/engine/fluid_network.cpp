@@ -25,7 +25,7 @@ ResourceId FluidNetwork::add_resource(double capacity_per_ps) {
 }
 
 void FluidNetwork::start_flow(FlowDemands demands, double max_progress_per_ps,
-                              Simulator::Action on_complete) {
+                              Simulator::Action on_complete, std::uint32_t owner) {
   if (!(max_progress_per_ps > 0)) {
     throw std::invalid_argument("FluidNetwork::start_flow: the cap must be > 0");
   }
@@ -37,8 +37,13 @@ void FluidNetwork::start_flow(FlowDemands demands, double max_progress_per_ps,
     return;
   }
   double solo_rate = max_progress_per_ps;
+  ResourceId solo_limit = kOwnCap;
   for (const FlowDemand& demand : demands) {
-    solo_rate = std::min(solo_rate, resources_[demand.resource].capacity / demand.amount);
+    const double rate = resources_[demand.resource].capacity / demand.amount;
+    if (rate < solo_rate) {
+      solo_rate = rate;
+      solo_limit = demand.resource;
+    }
   }
   const double fair_size = demands.empty() ? 1.0 : demands.front().amount;
   std::uint32_t slot = 0;
@@ -54,6 +59,11 @@ void FluidNetwork::start_flow(FlowDemands demands, double max_progress_per_ps,
   flow.demands = std::move(demands);
   flow.cap = max_progress_per_ps;
   flow.solo_rate = solo_rate;
+  flow.solo_limit = solo_limit;
+  flow.cap_limit = kOwnCap;
+  flow.limit = kOwnCap;
+  flow.limit_since = simulator_.now();
+  flow.owner = owner;
   flow.fair_size = fair_size;
   flow.level_cap = 0;
   flow.progress_left = 1.0;
@@ -112,11 +122,23 @@ bool FluidNetwork::admit_at_solo_rates() {
     }
   }
   if (oversubscribed) return false;  // the full recomputation rebuilds usage
-  for (std::uint32_t index : started_) set_rate(index, flows_[index].solo_rate);
+  for (std::uint32_t index : started_) {
+    set_rate(index, flows_[index].solo_rate, flows_[index].solo_limit);
+  }
   return true;
 }
 
-void FluidNetwork::set_rate(std::uint32_t flow_index, double rate) {
+void FluidNetwork::set_limit(std::uint32_t flow_index, ResourceId limit) {
+  Flow& flow = flows_[flow_index];
+  if (flow.limit == limit || !limit_observer_) return;
+  const SimTime now = simulator_.now();
+  if (now > flow.limit_since) limit_observer_(flow.owner, flow.limit, now - flow.limit_since);
+  flow.limit = limit;
+  flow.limit_since = now;
+}
+
+void FluidNetwork::set_rate(std::uint32_t flow_index, double rate, ResourceId limit) {
+  set_limit(flow_index, limit);
   Flow& flow = flows_[flow_index];
   const SimTime now = simulator_.now();
   if (flow.rate == rate && flow.generation != 0) return;  // its completion stands
@@ -164,23 +186,25 @@ void FluidNetwork::fold_private_resources_into_caps() {
   for (std::uint32_t index : unfrozen_) {
     Flow& flow = flows_[index];
     double progress_cap = flow.cap;
+    flow.cap_limit = kOwnCap;
     for (const FlowDemand& demand : flow.demands) {
       const Resource& resource = resources_[demand.resource];
-      if (resource.flow_count == 1) {
-        progress_cap = std::min(progress_cap, resource.capacity / demand.amount);
+      if (resource.flow_count == 1 && resource.capacity / demand.amount < progress_cap) {
+        progress_cap = resource.capacity / demand.amount;
+        flow.cap_limit = demand.resource;
       }
     }
     flow.level_cap = progress_cap * flow.fair_size;
   }
 }
 
-void FluidNetwork::freeze(std::uint32_t flow_index, double level) {
+void FluidNetwork::freeze(std::uint32_t flow_index, double level, ResourceId limit) {
   Flow& flow = flows_[flow_index];
   flow.frozen = true;
   for (const FlowDemand& demand : flow.demands) {
     resources_[demand.resource].weight -= demand.amount / flow.fair_size;
   }
-  set_rate(flow_index, level / flow.fair_size);
+  set_rate(flow_index, level / flow.fair_size, limit);
 }
 
 std::size_t FluidNetwork::freeze_flows_on_saturated_resources(double level) {
@@ -188,11 +212,12 @@ std::size_t FluidNetwork::freeze_flows_on_saturated_resources(double level) {
   for (std::uint32_t index : unfrozen_) {
     const Flow& flow = flows_[index];
     if (flow.frozen) continue;
-    const bool blocked = std::any_of(
+    // Of several full resources, the first it demands is named its limit.
+    const auto full = std::find_if(
         flow.demands.begin(), flow.demands.end(),
         [this](const FlowDemand& demand) { return resources_[demand.resource].saturated; });
-    if (blocked) {
-      freeze(index, level);
+    if (full != flow.demands.end()) {
+      freeze(index, level, full->resource);
       flows_[index].frozen_by_resource = true;
       ++frozen;
     }
@@ -252,7 +277,7 @@ void FluidNetwork::recompute_all_rates() {
       const auto [cap, index] = caps_.front();
       pop_cap();
       if (!flows_[index].frozen) {
-        freeze(index, cap);
+        freeze(index, cap, flows_[index].cap_limit);
         ++frozen_count;
       }
     }
@@ -373,6 +398,9 @@ void FluidNetwork::complete_due_flows(std::uint64_t wakeup) {
 
 void FluidNetwork::finish_flow(std::uint32_t flow_index) {
   Flow& flow = flows_[flow_index];
+  if (limit_observer_ && simulator_.now() > flow.limit_since) {
+    limit_observer_(flow.owner, flow.limit, simulator_.now() - flow.limit_since);
+  }
   if (flow.bound) {
     simulator_.charge(bound_by_cap_.size());
     bound_by_cap_.erase({flow.level_cap, flow_index});

@@ -23,6 +23,12 @@
 // that a run's cost can be bounded.
 // The modes give the same allocation (to rounding); `Updates::full_recompute`
 // always takes the general path, as a reference for tests.
+//
+// What limits a flow: at any time a flow's rate is set either by one full
+// resource it uses (its bottleneck in the max-min sense) or by its own cap
+// (counting resources only it uses, which act as a cap). A limit observer, when
+// set, is told for how long each flow was limited by what, so a model above can
+// say where time went.
 
 #include <boost/container/flat_set.hpp>
 #include <boost/container/small_vector.hpp>
@@ -48,6 +54,13 @@ using FlowDemands = boost::container::small_vector<FlowDemand, 4>;
 class FluidNetwork {
  public:
   static constexpr double kUncapped = std::numeric_limits<double>::infinity();
+  // The limit of a flow held back by `max_progress_per_ps`, not by a resource.
+  static constexpr ResourceId kOwnCap = std::numeric_limits<ResourceId>::max();
+  // A flow of `owner` (the value given to start_flow) was limited by `limit` (a
+  // resource or kOwnCap) for `duration`; reported when the limit changes and
+  // when the flow ends, so the durations of one flow add up to its lifetime.
+  using LimitObserver =
+      std::function<void(std::uint32_t owner, ResourceId limit, SimTime duration)>;
 
   enum class Updates { incremental, full_recompute };
 
@@ -60,8 +73,10 @@ class FluidNetwork {
 
   // Starts a flow now. `max_progress_per_ps` (> 0) caps the flow on its own
   // (1 / its shortest possible duration); a flow with no demands takes exactly
-  // that long. `on_complete` runs at the instant the flow finishes.
-  void start_flow(FlowDemands demands, double max_progress_per_ps, Simulator::Action on_complete);
+  // that long. `on_complete` runs at the instant the flow finishes. `owner`
+  // is only passed back to the limit observer.
+  void start_flow(FlowDemands demands, double max_progress_per_ps, Simulator::Action on_complete,
+                  std::uint32_t owner = 0);
 
   double capacity_per_ps(ResourceId resource) const { return resources_[resource].capacity; }
   // Sum of demand * rate of the active flows, as of the last update of rates.
@@ -76,6 +91,7 @@ class FluidNetwork {
   void set_reallocation_observer(std::function<void()> observer) {
     observer_ = std::move(observer);
   }
+  void set_limit_observer(LimitObserver observer) { limit_observer_ = std::move(observer); }
 
  private:
   enum class Mode { solo, bottleneck, general };
@@ -94,10 +110,15 @@ class FluidNetwork {
   struct Flow {
     FlowDemands demands;
     double cap = kUncapped;
-    double solo_rate = 0;        // its rate if it were alone: cap and every capacity
-    double fair_size = 1;        // its first demand's amount: the unit its fair share is in
-    double level_cap = 0;        // scratch: cap tightened by private resources, x fair_size
-    double progress_left = 1.0;  // as of `updated_at`
+    double solo_rate = 0;             // its rate if it were alone: cap and every capacity
+    double fair_size = 1;             // its first demand's amount: the unit its fair share is in
+    double level_cap = 0;             // scratch: cap tightened by private resources, x fair_size
+    double progress_left = 1.0;       // as of `updated_at`
+    ResourceId solo_limit = kOwnCap;  // what sets solo_rate
+    ResourceId cap_limit = kOwnCap;   // what sets level_cap
+    ResourceId limit = kOwnCap;       // what sets its rate now, since limit_since
+    SimTime limit_since;
+    std::uint32_t owner = 0;
     SimTime updated_at;
     double rate = 0;
     std::uint64_t generation = 0;  // of its pending completion; 0 before it has one
@@ -140,6 +161,7 @@ class FluidNetwork {
   void bind(std::uint32_t flow_index);
   void unbind(std::uint32_t flow_index);
   void set_capped_rate(std::uint32_t flow_index, double rate);
+  void set_limit(std::uint32_t flow_index, ResourceId limit);
   void advance_virtual_clock();
   void enter_bottleneck_mode(ResourceId bottleneck, double level);
   void leave_bottleneck_mode();
@@ -148,8 +170,8 @@ class FluidNetwork {
   void collect_demands();
   void fold_private_resources_into_caps();
   std::size_t freeze_flows_on_saturated_resources(double level);
-  void freeze(std::uint32_t flow_index, double rate);
-  void set_rate(std::uint32_t flow_index, double rate);
+  void freeze(std::uint32_t flow_index, double rate, ResourceId limit);
+  void set_rate(std::uint32_t flow_index, double rate, ResourceId limit);
   template <typename Entry>
   bool is_live(const Entry& entry) const;
   void pop_completion();
@@ -190,6 +212,7 @@ class FluidNetwork {
   std::uint64_t last_generation_ = 0;
   std::uint64_t reallocation_count_ = 0;
   std::function<void()> observer_;
+  LimitObserver limit_observer_;
 };
 
 }  // namespace tilesim::sim

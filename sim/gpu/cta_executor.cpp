@@ -9,12 +9,48 @@ constexpr double kPsPerSecond = 1e12;
 }  // namespace
 
 CtaExecutor::CtaExecutor(sim::Simulator& simulator, GpuResources& resources,
-                         const hw::HardwareSpec& spec)
+                         const hw::HardwareSpec& spec, bool attribute_time)
     : simulator_(simulator),
       resources_(resources),
       spec_(spec),
+      attribute_time_(attribute_time),
       l2_(spec.l2.capacity_bytes),
-      flags_(simulator) {}
+      flags_(simulator) {
+  if (attribute_time_) {
+    resources_.network().set_limit_observer(
+        [this](std::uint32_t owner, sim::ResourceId limit, sim::SimTime duration) {
+          add_limited_time(owner, limit, duration);
+        });
+  }
+}
+
+void CtaExecutor::add_limited_time(std::uint32_t running_index, sim::ResourceId limit,
+                                   sim::SimTime duration) {
+  CtaTimeUse use = CtaTimeUse::memory_latency;  // the flow's own cap: bytes in flight / latency
+  if (limit != sim::FluidNetwork::kOwnCap) {
+    switch (resources_.kind(limit)) {
+      case GpuResourceKind::hbm:
+        use = CtaTimeUse::hbm;
+        break;
+      case GpuResourceKind::l2:
+        use = CtaTimeUse::l2;
+        break;
+      case GpuResourceKind::l2_port:
+        use = CtaTimeUse::l2_port;
+        break;
+      case GpuResourceKind::tensor:
+        use = CtaTimeUse::tensor;
+        break;
+      case GpuResourceKind::fp32:
+        use = CtaTimeUse::fp32;
+        break;
+      case GpuResourceKind::sfu:
+        use = CtaTimeUse::sfu;
+        break;
+    }
+  }
+  running_[running_index].time_use[use] += duration;
+}
 
 void CtaExecutor::run(int sm, std::uint32_t kernel, double tensor_efficiency, CtaProgram program,
                       sim::SimTime start_delay, DoneCallback on_done) {
@@ -37,6 +73,8 @@ void CtaExecutor::run(int sm, std::uint32_t kernel, double tensor_efficiency, Ct
   for (const CtaWorkLabel& label : cta.program.segments) {
     cta.outcome.segments.push_back({label, {sim::SimTime::infinite(), sim::SimTime{}}});
   }
+  cta.time_use = {};
+  if (attribute_time_) cta.time_use[CtaTimeUse::dispatch] += start_delay;
   simulator_.schedule_after(start_delay, sim::EventPriority::normal,
                             [this, index] { start_next_step(index); });
 }
@@ -76,6 +114,9 @@ void CtaExecutor::start_next_step(std::uint32_t running_index) {
         RunningCta& waiting = running_[running_index];
         if (simulator_.now() > wait_begin) {
           waiting.outcome.waits.push_back({wait_begin, simulator_.now()});
+          if (attribute_time_) {
+            waiting.time_use[CtaTimeUse::flag_wait] += simulator_.now() - wait_begin;
+          }
         }
         begin_step(running_index);
       });
@@ -122,6 +163,15 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
   const double delay_s =
       step.setup_s + (step.waits_for_first_data && read_bytes > 0 ? latency_s : 0);
   if (delay_s > 0) {
+    if (attribute_time_) {
+      // The delay is rounded as a whole; the fill gets what the overhead leaves.
+      const sim::SimTime delay = sim::SimTime::from_seconds(delay_s);
+      const sim::SimTime overhead = step.setup_s > 0
+                                        ? std::min(delay, sim::SimTime::from_seconds(step.setup_s))
+                                        : sim::SimTime{};
+      cta.time_use[CtaTimeUse::overhead] += overhead;
+      cta.time_use[CtaTimeUse::pipeline_fill] += delay - overhead;
+    }
     cta.pending_demands = std::move(demands);
     cta.pending_cap = cap;
     simulator_.schedule_after(
@@ -135,8 +185,8 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
 }
 
 void CtaExecutor::start_flow(std::uint32_t running_index, sim::FlowDemands demands, double cap) {
-  resources_.network().start_flow(std::move(demands), cap,
-                                  [this, running_index] { end_step(running_index); });
+  resources_.network().start_flow(
+      std::move(demands), cap, [this, running_index] { end_step(running_index); }, running_index);
 }
 
 void CtaExecutor::end_step(std::uint32_t running_index) {
@@ -153,13 +203,14 @@ void CtaExecutor::finish(std::uint32_t running_index) {
   RunningCta& cta = running_[running_index];
   DoneCallback on_done = std::move(cta.on_done);
   CtaOutcome outcome = std::move(cta.outcome);
+  const CtaTimeUses time_use = cta.time_use;
   for (SegmentSpan& segment : outcome.segments) {
     if (segment.span.begin == sim::SimTime::infinite()) segment.span = {};  // had no steps
   }
   cta.program = {};
   cta.outcome = {};
   free_.push_back(running_index);
-  on_done(std::move(outcome));
+  on_done(std::move(outcome), time_use);
 }
 
 }  // namespace tilesim::gpu

@@ -3,6 +3,7 @@
 // reads through L2 (misses also through HBM) and keeps its execution unit busy
 // at the same time, preceded by one exposed memory latency when the step
 // starts a pipeline, and by a wait on a fixup flag when it names one.
+// When asked, it also records what each CTA's time went to (CtaTimeUses).
 
 #include <cstdint>
 #include <functional>
@@ -20,9 +21,11 @@ namespace tilesim::gpu {
 
 class CtaExecutor {
  public:
-  using DoneCallback = std::function<void(CtaOutcome&&)>;
+  // `time_use` is all zero unless the executor attributes time.
+  using DoneCallback = std::function<void(CtaOutcome&& outcome, const CtaTimeUses& time_use)>;
 
-  CtaExecutor(sim::Simulator& simulator, GpuResources& resources, const hw::HardwareSpec& spec);
+  CtaExecutor(sim::Simulator& simulator, GpuResources& resources, const hw::HardwareSpec& spec,
+              bool attribute_time);
 
   // Starts `program` on `sm` once `start_delay` has passed (the CTA's
   // dispatch). `kernel` scopes the program's flags: CTAs of one kernel share them.
@@ -39,6 +42,7 @@ class CtaExecutor {
     CtaProgram program;
     std::size_t next_step = 0;
     CtaOutcome outcome;
+    CtaTimeUses time_use;
     DoneCallback on_done;
     // A step's flow while it waits out the pipeline fill's latency.
     sim::FlowDemands pending_demands;
@@ -51,6 +55,7 @@ class CtaExecutor {
   void end_step(std::uint32_t running_index);
   void finish(std::uint32_t running_index);
   double busy_ps(const CtaStep& step, double tensor_efficiency) const;
+  void add_limited_time(std::uint32_t running_index, sim::ResourceId limit, sim::SimTime duration);
   std::uint64_t flag_key(const RunningCta& cta, std::uint32_t flag) const {
     return (std::uint64_t{cta.kernel} << 32) | flag;
   }
@@ -58,6 +63,7 @@ class CtaExecutor {
   sim::Simulator& simulator_;
   GpuResources& resources_;
   const hw::HardwareSpec& spec_;
+  bool attribute_time_;
   L2ReuseModel l2_;
   sim::CounterBoard flags_;
   std::vector<RunningCta> running_;  // slots, reused through free_

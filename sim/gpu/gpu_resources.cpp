@@ -17,6 +17,15 @@ GpuResources::GpuResources(sim::Simulator& simulator, const hw::HardwareSpec& sp
                     network_.add_resource(kFullyBusy), network_.add_resource(kFullyBusy),
                     network_.add_resource(kFullyBusy)});
   }
+  kinds_.resize(2 + per_sm_.size() * 4);
+  kinds_[hbm_] = GpuResourceKind::hbm;
+  kinds_[l2_] = GpuResourceKind::l2;
+  for (const SmResources& sm : per_sm_) {
+    kinds_[sm.l2_port] = GpuResourceKind::l2_port;
+    kinds_[sm.tensor] = GpuResourceKind::tensor;
+    kinds_[sm.fp32] = GpuResourceKind::fp32;
+    kinds_[sm.sfu] = GpuResourceKind::sfu;
+  }
 }
 
 sim::ResourceId GpuResources::unit(int sm, ExecutionUnit unit) const {

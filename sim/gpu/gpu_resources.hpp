@@ -4,6 +4,7 @@
 // special-function units. Bandwidths are in bytes/ps; execution units in busy
 // picoseconds per picosecond (capacity 1), so work of any data type can share them.
 
+#include <cstdint>
 #include <vector>
 
 #include "hwmodels/hardware_spec.hpp"
@@ -11,6 +12,8 @@
 #include "sim/gpu/kernel_plan.hpp"
 
 namespace tilesim::gpu {
+
+enum class GpuResourceKind : std::uint8_t { hbm, l2, l2_port, tensor, fp32, sfu };
 
 class GpuResources {
  public:
@@ -22,6 +25,7 @@ class GpuResources {
   sim::ResourceId l2() const { return l2_; }
   sim::ResourceId l2_port(int sm) const { return per_sm_[sm].l2_port; }
   sim::ResourceId unit(int sm, ExecutionUnit unit) const;
+  GpuResourceKind kind(sim::ResourceId resource) const { return kinds_[resource]; }
 
  private:
   struct SmResources {
@@ -34,6 +38,7 @@ class GpuResources {
   sim::ResourceId hbm_;
   sim::ResourceId l2_;
   std::vector<SmResources> per_sm_;
+  std::vector<GpuResourceKind> kinds_;  // by resource id
 };
 
 }  // namespace tilesim::gpu

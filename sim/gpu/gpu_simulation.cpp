@@ -39,8 +39,9 @@ class GpuRun {
         spec_(spec),
         resources_(simulator_, spec),
         scheduler_(spec.sm),
-        executor_(simulator_, resources_, spec),
-        dependency_gap_(dependency_gap(spec.launch)) {
+        executor_(simulator_, resources_, spec, options.attribute_time),
+        dependency_gap_(dependency_gap(spec.launch)),
+        attribute_time_(options.attribute_time) {
     simulator_.set_effort_limit(options.max_effort_events);
     if (options.record_bandwidth) {
       resources_.network().set_reallocation_observer([this] { sample_bandwidth(); });
@@ -85,6 +86,7 @@ class GpuRun {
     if (record.ctas_per_sm == 0) {
       throw std::invalid_argument("kernel " + launch.name + ": one CTA does not fit on an SM");
     }
+    if (attribute_time_) record.time_use_per_sm.resize(static_cast<std::size_t>(spec_.sm.count));
     record.waves = static_cast<double>(launch.cta_count) /
                    (static_cast<double>(spec_.sm.count) * record.ctas_per_sm);
     // The power limit sets the clock from how many SMs the grid keeps busy.
@@ -177,11 +179,12 @@ class GpuRun {
     record.sm = placement.sm;
     record.slot = placement.slot;
     record.dispatched = simulator_.now();
-    executor_.run(
-        placement.sm, static_cast<std::uint32_t>(kernel_index), state.tensor_efficiency,
-        state.launch->programs->program(cta_index),
-        sim::SimTime::from_seconds(spec_.launch.cta_dispatch_s),
-        [this, record_slot](CtaOutcome&& outcome) { finish_cta(record_slot, std::move(outcome)); });
+    executor_.run(placement.sm, static_cast<std::uint32_t>(kernel_index), state.tensor_efficiency,
+                  state.launch->programs->program(cta_index),
+                  sim::SimTime::from_seconds(spec_.launch.cta_dispatch_s),
+                  [this, record_slot](CtaOutcome&& outcome, const CtaTimeUses& time_use) {
+                    finish_cta(record_slot, std::move(outcome), time_use);
+                  });
   }
 
   std::uint32_t take_record_slot() {
@@ -194,7 +197,7 @@ class GpuRun {
     return slot;
   }
 
-  void finish_cta(std::uint32_t record_slot, CtaOutcome&& outcome) {
+  void finish_cta(std::uint32_t record_slot, CtaOutcome&& outcome, const CtaTimeUses& time_use) {
     CtaRecord record = std::move(running_ctas_[record_slot]);
     running_ctas_[record_slot] = {};
     free_record_slots_.push_back(record_slot);
@@ -206,6 +209,7 @@ class GpuRun {
     KernelRecord& kernel = result_.kernels[kernel_index];
     kernel.traffic += record.outcome.traffic;
     kernel.flops += record.outcome.flops;
+    if (attribute_time_) kernel.time_use_per_sm[static_cast<std::size_t>(record.sm)] += time_use;
     result_.ctas.push_back(std::move(record));
     if (++state.finished_ctas == state.launch->cta_count) finish_kernel(kernel_index);
     dispatch();
@@ -242,6 +246,7 @@ class GpuRun {
   BlockScheduler scheduler_;
   CtaExecutor executor_;
   sim::SimTime dependency_gap_;
+  bool attribute_time_;
   std::vector<KernelState> kernels_;
   std::vector<std::size_t> active_;      // started and still dispatching or running, in start order
   std::vector<CtaRecord> running_ctas_;  // slots, reused through free_record_slots_

@@ -14,6 +14,7 @@ namespace tilesim::gpu {
 
 struct SimulationOptions {
   bool record_bandwidth = false;  // HBM/L2 bandwidth samples, for traces
+  bool attribute_time = false;    // what CTAs' time went to (KernelRecord::time_use_per_sm)
   // The run stops with SimulationOverBudget once the engine's effort, in
   // events (sim::Simulator::effort), exceeds this.
   double max_effort_events = std::numeric_limits<double>::infinity();

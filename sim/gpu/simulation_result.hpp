@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/engine/sim_time.hpp"
+#include "sim/gpu/cta_time_use.hpp"
 #include "sim/gpu/kernel_plan.hpp"
 
 namespace tilesim::gpu {
@@ -65,6 +66,10 @@ struct KernelRecord {
   // Full waves the grid needs: cta_count / (SMs x ctas_per_sm), for reading the
   // result; the time itself comes from the simulation.
   double waves = 0;
+  // Per SM, what the time of this kernel's CTAs on it went to (summed over
+  // CTAs, so several resident at once count several times); empty unless
+  // SimulationOptions::attribute_time is set.
+  std::vector<CtaTimeUses> time_use_per_sm;
 };
 
 struct BandwidthSample {

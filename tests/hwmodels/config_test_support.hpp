@@ -14,14 +14,17 @@
 
 namespace tilesim::testing {
 
-// Writes `text` to `name` in a directory of its own for the running test.
-inline std::filesystem::path write_temp_file(const std::string& name, std::string_view text) {
+// The directory of the running test's fixtures.
+inline std::filesystem::path temp_test_dir() {
   const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) /
-                                    "tilesim_config_tests" /
-                                    (std::string(test->test_suite_name()) + "." + test->name());
-  std::filesystem::create_directories(dir);
-  const std::filesystem::path path = dir / name;
+  return std::filesystem::path(::testing::TempDir()) / "tilesim_config_tests" /
+         (std::string(test->test_suite_name()) + "." + test->name());
+}
+
+// Writes `text` to `name` (a path relative to temp_test_dir()).
+inline std::filesystem::path write_temp_file(const std::string& name, std::string_view text) {
+  const std::filesystem::path path = temp_test_dir() / name;
+  std::filesystem::create_directories(path.parent_path());
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }

@@ -76,7 +76,8 @@ TEST(HardwareYamlRewrite, ReplacesValuesKeepsTheRestAndLoads) {
   const std::filesystem::path written =
       std::filesystem::temp_directory_path() / "tilesim_calibration_yaml_test.yaml";
   std::ofstream(written) << *text.value;
-  const config::Loaded<hw::HardwareSpec> spec = hw::load_hardware_spec(written);
+  const config::Loaded<hw::HardwareSpec> spec =
+      hw::load_hardware_spec(written, {}, TILESIM_CONFIG_DIR);
   ASSERT_TRUE(spec.ok()) << spec.diagnostics.format();
   EXPECT_EQ(spec.value->name, "h100_sxm.calibrated");
   EXPECT_DOUBLE_EQ(spec.value->l2.bandwidth_bytes_per_s, 7.76e12);

@@ -1,7 +1,10 @@
 #pragma once
-// Reads a measurement CSV (written by `tilesim-measure`; columns in
-// kernels/README.md) into workloads that can be re-simulated from each row
-// alone, with the measured times beside them. Each row is checked by the same
+// Reads a measurement CSV (written by `tilesim-measure` or
+// kernels/attention/sdpa_measure.py; columns in kernels/README.md) into
+// workloads that can be re-simulated from each row alone, with the measured
+// times beside them. A file holds GEMM rows, attention rows, or both (the
+// header is then the union of both column lists; a row is an attention row
+// iff its `variant` cell is non-empty). Each row is checked by the same
 // declarations as a study's workload, so a bad value is reported the same way,
 // as file:line:column of the CSV with the column's name and what is allowed.
 
@@ -11,6 +14,7 @@
 #include <vector>
 
 #include "hwmodels/diagnostics.hpp"
+#include "workloads/attention/attention_workload.hpp"
 #include "workloads/gemm/gemm_workload.hpp"
 
 namespace tilesim::workloads {
@@ -22,14 +26,32 @@ struct MeasuredGemm {
   int line = 0;  // 1-based line of the row in the CSV
 };
 
-// `gemm_schedules`: the names a row's `schedule` may take (concrete schedules,
-// not `auto` or `compare`).
-config::Loaded<std::vector<MeasuredGemm>> read_measured_csv(
-    const std::filesystem::path& path, const std::vector<std::string>& gemm_schedules);
+struct MeasuredAttention {
+  // Variant, shape and splits as measured; `kernel` is the hardware kernel
+  // profile the implementation is simulated with (attention_implementations.hpp).
+  AttentionWorkload workload;
+  std::string implementation;  // the row's `kernel`, e.g. "sdpa_flash", "tilesim_ref"
+  // The `splits` cell of a paged_v2 row (partitions per sequence), which the
+  // model does not take: it cuts 512-key partitions.
+  std::optional<int> measured_splits;
+  double time_us = 0;
+  std::optional<double> time_us_p90;
+  int line = 0;
+};
+
+struct MeasuredRows {
+  std::vector<MeasuredGemm> gemms;           // in file order
+  std::vector<MeasuredAttention> attention;  // in file order
+};
+
+// `gemm_schedules`: the names a GEMM row's `schedule` may take (concrete
+// schedules, not `auto` or `compare`).
+config::Loaded<MeasuredRows> read_measured_csv(const std::filesystem::path& path,
+                                               const std::vector<std::string>& gemm_schedules);
 
 // The same for CSV text held in memory; `origin` names it in diagnostics.
-config::Loaded<std::vector<MeasuredGemm>> read_measured_csv_text(
-    const std::string& text, const std::string& origin,
-    const std::vector<std::string>& gemm_schedules);
+config::Loaded<MeasuredRows> read_measured_csv_text(const std::string& text,
+                                                    const std::string& origin,
+                                                    const std::vector<std::string>& gemm_schedules);
 
 }  // namespace tilesim::workloads

@@ -1,15 +1,49 @@
 #include "workloads/measurement/measurement_comparison.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "workloads/attention/paged_attention_v2.hpp"
 #include "workloads/study_runner.hpp"
 #include "workloads/workload_cost.hpp"
 
 namespace tilesim::workloads {
+namespace {
 
-config::Loaded<std::vector<ComparedGemm>> simulate_measured(const std::vector<MeasuredGemm>& rows,
-                                                            const hw::HardwareSpec& spec,
-                                                            const GemmScheduleRegistry& schedules,
-                                                            LibrarySchedule library_schedule,
-                                                            double max_events) {
+// The model's paged_v2 partitions per sequence, against the measured ones.
+std::string paged_v2_note(const MeasuredAttention& row) {
+  if (row.workload.variant != "paged_v2" || !row.measured_splits) return {};
+  const std::int64_t longest =
+      *std::max_element(row.workload.shape.kv_lens.begin(), row.workload.shape.kv_lens.end());
+  const std::int64_t modeled =
+      (longest + PagedAttentionV2::kPartitionKeys - 1) / PagedAttentionV2::kPartitionKeys;
+  if (modeled == *row.measured_splits) return {};
+  return fmt::format("measured {} partitions; the model cuts {}-key ones ({})",
+                     *row.measured_splits, PagedAttentionV2::kPartitionKeys, modeled);
+}
+
+// The rows' study under the cost budget: rows over it are refused before any
+// runs, on their own lines.
+config::Loaded<std::vector<WorkloadRun>> run_within_budget(const Study& study,
+                                                           const hw::HardwareSpec& spec,
+                                                           const GemmScheduleRegistry& schedules,
+                                                           double max_events) {
+  config::Loaded<std::vector<WorkloadRun>> refused;
+  const config::Diagnostics problems = check_study_cost(study, spec, schedules, max_events);
+  for (const config::Diagnostic& problem : problems.items()) {
+    const bool whole_row = problem.key_path.starts_with("workloads[");
+    refused.diagnostics.add(problem.where, whole_row ? "row" : problem.key_path, problem.message);
+  }
+  if (!refused.diagnostics.empty()) return refused;
+  gpu::SimulationOptions options;
+  options.max_effort_events = effort_limit(max_events);
+  return run_study(study, spec, schedules, options);
+}
+
+}  // namespace
+
+Study measured_study(const std::vector<MeasuredGemm>& rows, LibrarySchedule library_schedule) {
   Study study;
   for (const MeasuredGemm& row : rows) {
     GemmWorkload workload = row.workload;
@@ -18,17 +52,17 @@ config::Loaded<std::vector<ComparedGemm>> simulate_measured(const std::vector<Me
     }
     study.workloads.emplace_back(std::move(workload));
   }
+  return study;
+}
+
+config::Loaded<std::vector<ComparedGemm>> simulate_measured(const std::vector<MeasuredGemm>& rows,
+                                                            const hw::HardwareSpec& spec,
+                                                            const GemmScheduleRegistry& schedules,
+                                                            LibrarySchedule library_schedule,
+                                                            double max_events) {
+  config::Loaded<std::vector<WorkloadRun>> runs =
+      run_within_budget(measured_study(rows, library_schedule), spec, schedules, max_events);
   config::Loaded<std::vector<ComparedGemm>> compared;
-  // Each workload sits on its row's line: problems are the row's.
-  const config::Diagnostics problems = check_study_cost(study, spec, schedules, max_events);
-  for (const config::Diagnostic& problem : problems.items()) {
-    const bool whole = problem.key_path.starts_with("workloads[");
-    compared.diagnostics.add(problem.where, whole ? "row" : problem.key_path, problem.message);
-  }
-  if (!compared.diagnostics.empty()) return compared;
-  gpu::SimulationOptions options;
-  options.max_effort_events = max_events;
-  config::Loaded<std::vector<WorkloadRun>> runs = run_study(study, spec, schedules, options);
   compared.diagnostics = std::move(runs.diagnostics);
   if (!runs.ok()) return compared;
   std::vector<ComparedGemm> result;
@@ -36,6 +70,26 @@ config::Loaded<std::vector<ComparedGemm>> simulate_measured(const std::vector<Me
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const WorkloadRun& run = (*runs.value)[i];
     result.push_back({rows[i], run.schedule, run.result.time_us()});
+  }
+  compared.value = std::move(result);
+  return compared;
+}
+
+config::Loaded<std::vector<ComparedAttention>> simulate_measured_attention(
+    const std::vector<MeasuredAttention>& rows, const hw::HardwareSpec& spec,
+    const GemmScheduleRegistry& schedules, double max_events) {
+  Study study;
+  for (const MeasuredAttention& row : rows) study.workloads.emplace_back(row.workload);
+  config::Loaded<std::vector<WorkloadRun>> runs =
+      run_within_budget(study, spec, schedules, max_events);
+  config::Loaded<std::vector<ComparedAttention>> compared;
+  compared.diagnostics = std::move(runs.diagnostics);
+  if (!runs.ok()) return compared;
+  std::vector<ComparedAttention> result;
+  // A concrete variant gives one run per workload, in order.
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const WorkloadRun& run = (*runs.value)[i];
+    result.push_back({rows[i], run.schedule, run.result.time_us(), paged_v2_note(rows[i])});
   }
   compared.value = std::move(result);
   return compared;

@@ -1,6 +1,6 @@
 #pragma once
-// Re-simulates measured GEMMs: each row becomes a study workload and runs
-// through the same study runner as `tilesim simulate`, on one hardware spec.
+// Re-simulates measured rows: each becomes a study workload and runs through
+// the same study runner as `tilesim simulate`, on one hardware spec.
 
 #include <string>
 #include <vector>
@@ -9,6 +9,8 @@
 #include "hwmodels/hardware_spec.hpp"
 #include "workloads/gemm/gemm_schedule.hpp"
 #include "workloads/measurement/measured_csv.hpp"
+#include "workloads/study.hpp"
+#include "workloads/workload_cost.hpp"
 
 namespace tilesim::workloads {
 
@@ -17,6 +19,10 @@ namespace tilesim::workloads {
 // `choose` simulates it as `schedule: auto` (the fastest candidate), `as_measured`
 // uses the row's schedule.
 enum class LibrarySchedule { choose, as_measured };
+
+// The study that re-simulates the rows, one workload per row in order: a
+// `kernel: library` row as `schedule: auto` under `choose`.
+Study measured_study(const std::vector<MeasuredGemm>& rows, LibrarySchedule library_schedule);
 
 struct ComparedGemm {
   MeasuredGemm measured;
@@ -30,6 +36,21 @@ config::Loaded<std::vector<ComparedGemm>> simulate_measured(const std::vector<Me
                                                             const hw::HardwareSpec& spec,
                                                             const GemmScheduleRegistry& schedules,
                                                             LibrarySchedule library_schedule,
-                                                            double max_events);
+                                                            double max_events = kDefaultMaxEvents);
+
+struct ComparedAttention {
+  MeasuredAttention measured;
+  std::string simulated;  // the variant as lowered, e.g. "flash_decoding:splits=14"
+  double predicted_us = 0;
+  // What the simulation could not follow, e.g. a paged_v2 row measured with
+  // other partitions than the model's 512-key ones; empty when none.
+  std::string note;
+};
+
+// Each row as measured: its variant, splits and page size, on the kernel
+// profile its implementation maps to (attention_implementations.hpp).
+config::Loaded<std::vector<ComparedAttention>> simulate_measured_attention(
+    const std::vector<MeasuredAttention>& rows, const hw::HardwareSpec& spec,
+    const GemmScheduleRegistry& schedules, double max_events = kDefaultMaxEvents);
 
 }  // namespace tilesim::workloads

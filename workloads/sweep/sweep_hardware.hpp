@@ -30,6 +30,9 @@ struct HardwareChoice {
 
 class SweepHardware {
  public:
+  // `config_dir`: where kernel profiles are found for a GPU file outside a
+  // `hw/` folder (hardware_loader.hpp).
+  explicit SweepHardware(std::filesystem::path config_dir) : config_dir_(std::move(config_dir)) {}
   // The index of the loaded spec, or nullopt when it does not load; the problems
   // are added to `diagnostics` the first time only.
   std::optional<std::size_t> load(const HardwareChoice& choice, config::Diagnostics& diagnostics);
@@ -37,6 +40,7 @@ class SweepHardware {
   std::vector<hw::HardwareSpec> take_specs() && { return std::move(specs_); }
 
  private:
+  std::filesystem::path config_dir_;
   std::map<std::string, std::optional<std::size_t>> loaded_;  // by choice
   std::vector<hw::HardwareSpec> specs_;
 };

@@ -162,6 +162,7 @@ class PointReader {
       : spec_(spec),
         unchecked_(unchecked),
         study_(workload, file, options.schedule_names),
+        hardware_(options.config_dir),
         file_(file),
         options_(options),
         diagnostics_(diagnostics) {}

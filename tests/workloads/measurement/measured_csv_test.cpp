@@ -13,11 +13,11 @@ const std::string kHeader =
     "name,kernel,schedule,m,n,k,dtype,tile_m,tile_n,tile_k,splits,time_us,time_us_min,time_us_p90,"
     "out_dtype,reduction,stream_k_mode,fixup,warps,stages,swizzle\n";
 
-config::Loaded<std::vector<MeasuredGemm>> read(const std::string& text) {
+config::Loaded<MeasuredRows> read(const std::string& text) {
   return read_measured_csv_text(text, "m.csv", kSchedules);
 }
 
-std::string first_problem(const config::Loaded<std::vector<MeasuredGemm>>& loaded) {
+std::string first_problem(const config::Loaded<MeasuredRows>& loaded) {
   return loaded.diagnostics.empty() ? "" : loaded.diagnostics.format();
 }
 
@@ -31,7 +31,8 @@ TEST(MeasuredCsv, ReadsEveryWorkloadFieldOfARow) {
       "spk,tilesim_ref,split_k,16,4096,4096,bf16,256,128,64,4,28.35,28.0,29.0,fp32,parallel,,,8,"
       "3,8\n");
   ASSERT_TRUE(loaded.ok()) << loaded.diagnostics.format();
-  const std::vector<MeasuredGemm>& rows = *loaded.value;
+  EXPECT_TRUE(loaded.value->attention.empty());
+  const std::vector<MeasuredGemm>& rows = loaded.value->gemms;
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0].workload.kernel, "library");
   EXPECT_FALSE(rows[0].workload.tile.m.has_value());
@@ -60,7 +61,9 @@ TEST(MeasuredCsv, EmptyFileNamesTheColumnsItNeeds) {
   ASSERT_FALSE(loaded.ok());
   EXPECT_EQ(first_problem(loaded),
             "m.csv:1:1: error: header: empty file; expected a header naming the columns, at least: "
-            "name, kernel, schedule, m, n, k, dtype, time_us\n");
+            "name, kernel, schedule, m, n, k, dtype, time_us (GEMM rows) or name, kernel, variant, "
+            "batch, heads, kv_heads, q_len, kv_len, kv_lens, head_dim, causal, dtype, splits, "
+            "page_size, time_us (attention rows)\n");
 }
 
 TEST(MeasuredCsv, MissingColumn) {

@@ -1,0 +1,77 @@
+#include "app/cli/explain_command.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+
+#include "app/cli/cli_context.hpp"
+#include "app/explain/run_explanation.hpp"
+#include "app/report/explain_json.hpp"
+#include "app/report/explain_text.hpp"
+
+namespace tilesim::cli {
+namespace {
+
+struct ExplainOptions {
+  std::string study_path;
+  std::optional<std::string> hardware;
+  std::vector<std::string> assignments;
+  std::string json_path;
+};
+
+int run_explain(const ExplainOptions& options) {
+  const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
+  config::Loaded<LoadedStudy> loaded =
+      load_study_for_run(options.study_path, options.hardware, options.assignments, schedules);
+  if (!loaded.ok()) {
+    print_diagnostics(loaded.diagnostics);
+    return kExitInputError;
+  }
+  const hw::HardwareSpec& hardware = loaded.value->hardware;
+  config::Loaded<std::vector<explain::RunExplanation>> explanations =
+      explain::explain_study(loaded.value->study, hardware, schedules);
+  if (!explanations.ok()) {
+    print_diagnostics(explanations.diagnostics);
+    return kExitInputError;
+  }
+  if (options.json_path != "-") {
+    std::cout << fmt::format("hardware: {} ({})   study: {}\n\n", hardware.name,
+                             hardware.description, options.study_path)
+              << report::explain_text(*explanations.value);
+  }
+  if (options.json_path.empty()) return kExitOk;
+  nlohmann::ordered_json items = nlohmann::ordered_json::array();
+  for (const explain::RunExplanation& explanation : *explanations.value) {
+    items.push_back(report::explain_json(explanation));
+  }
+  const nlohmann::ordered_json json{
+      {"study", options.study_path},
+      {"hardware", {{"name", hardware.name}, {"reference", loaded.value->hardware_reference}}},
+      {"explanations", items}};
+  return write_output(options.json_path, json.dump(2) + "\n") ? kExitOk : kExitInputError;
+}
+
+}  // namespace
+
+void add_explain_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<ExplainOptions>();
+  CLI::App* command = app.add_subcommand(
+      "explain",
+      "Explain every workload of a study: where its time goes, its roofline position, what "
+      "bounds it, and re-simulated what-ifs");
+  command
+      ->add_option("study", options->study_path,
+                   "Study YAML (e.g. configs/studies/quickstart.yaml)")
+      ->required();
+  command->add_option("--hw", options->hardware,
+                      "Hardware to use instead of the study's: a name under configs/hw/ or a path");
+  command->add_option(
+      "--set", options->assignments,
+      "Override a hardware field, e.g. --set hbm.bandwidth=\"4.8 TB/s\" (repeatable)");
+  command->add_option("--json", options->json_path,
+                      "Write the explanations as JSON to PATH ('-' for stdout)");
+  command->callback([options, &exit_code] { exit_code = run_explain(*options); });
+}
+
+}  // namespace tilesim::cli

@@ -1,0 +1,167 @@
+#include "app/cli/roofline_command.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <set>
+
+#include "app/cli/cli_context.hpp"
+#include "app/explain/roofline.hpp"
+#include "app/report/roofline_svg.hpp"
+#include "workloads/measurement/measured_csv.hpp"
+#include "workloads/measurement/measurement_comparison.hpp"
+#include "workloads/study_runner.hpp"
+
+namespace tilesim::cli {
+namespace {
+
+struct RooflineOptions {
+  std::string study_path;
+  std::string svg_path;
+  std::string measured_path;
+  std::optional<std::string> hardware;
+  std::vector<std::string> assignments;
+};
+
+// A run at its HBM intensity (filled circle) joined to itself at its L2
+// intensity (hollow square).
+void add_predicted(report::RooflineChart& chart, const workloads::WorkloadRun& run,
+                   const std::string& series) {
+  const explain::RooflinePosition at = explain::roofline_position(run);
+  chart.marks.push_back({series, at.hbm_flops_per_byte(), at.flops_per_s(),
+                         report::RooflineMarkShape::circle, std::nullopt});
+  chart.marks.push_back({series, at.l2_flops_per_byte(), at.flops_per_s(),
+                         report::RooflineMarkShape::hollow_square, chart.marks.size() - 1});
+}
+
+// The measured time at the predicted run's HBM intensity (a measurement has
+// no byte counts), joined to the prediction.
+void add_measured(report::RooflineChart& chart, const workloads::WorkloadRun& run,
+                  const workloads::MeasuredGemm& row) {
+  const std::string series = "measured: " + row.workload.kernel;
+  const explain::RooflinePosition at = explain::roofline_position(run);
+  chart.marks.push_back({series, at.hbm_flops_per_byte(), at.flops_per_s(),
+                         report::RooflineMarkShape::circle, std::nullopt});
+  chart.marks.push_back({series, at.hbm_flops_per_byte(), run.useful_flops / (row.time_us * 1e-6),
+                         report::RooflineMarkShape::square, chart.marks.size() - 1});
+}
+
+void add_roofs(report::RooflineChart& chart, const hw::HardwareSpec& spec,
+               const std::set<hw::DataType>& types) {
+  const explain::RooflineCeilings any = explain::roofline_ceilings(spec, hw::DataType::bf16);
+  chart.bandwidth_ceilings = {
+      {fmt::format("shared memory {:.3g} TB/s", any.shared_memory_bytes_per_s * 1e-12),
+       any.shared_memory_bytes_per_s},
+      {fmt::format("L2 {:.3g} TB/s", any.l2_bytes_per_s * 1e-12), any.l2_bytes_per_s},
+      {fmt::format("HBM {:.3g} TB/s (sustained)", any.hbm_bytes_per_s * 1e-12),
+       any.hbm_bytes_per_s},
+  };
+  for (const hw::DataType type : types) {
+    const explain::RooflineCeilings roof = explain::roofline_ceilings(spec, type);
+    if (!roof.on_tensor_cores()) continue;
+    chart.compute_roofs.push_back(
+        {fmt::format("{} tensor cores {:.0f} TFLOP/s", hw::to_string(type),
+                     roof.tensor_flops_per_s * 1e-12),
+         roof.tensor_flops_per_s});
+  }
+  chart.compute_roofs.push_back(
+      {fmt::format("fp32 CUDA cores {:.0f} TFLOP/s", any.fp32_flops_per_s * 1e-12),
+       any.fp32_flops_per_s});
+}
+
+int run_roofline(const RooflineOptions& options) {
+  const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
+  config::Loaded<LoadedStudy> loaded =
+      load_study_for_run(options.study_path, options.hardware, options.assignments, schedules);
+  if (!loaded.ok()) {
+    print_diagnostics(loaded.diagnostics);
+    return kExitInputError;
+  }
+  const hw::HardwareSpec& spec = loaded.value->hardware;
+  config::Loaded<std::vector<workloads::WorkloadRun>> runs =
+      workloads::run_study(loaded.value->study, spec, schedules);
+  std::vector<workloads::MeasuredGemm> rows;
+  config::Loaded<std::vector<workloads::WorkloadRun>> measured_runs{
+      std::vector<workloads::WorkloadRun>{}, {}};
+  if (!options.measured_path.empty() && runs.ok()) {
+    config::Loaded<workloads::MeasuredRows> read =
+        workloads::read_measured_csv(options.measured_path, schedules.names());
+    if (!read.ok()) {
+      print_diagnostics(read.diagnostics);
+      return kExitInputError;
+    }
+    rows = std::move(read.value->gemms);  // attention rows have no roofline point yet
+    measured_runs = workloads::run_study(
+        workloads::measured_study(rows, workloads::LibrarySchedule::choose), spec, schedules);
+  }
+  for (auto* result : {&runs, &measured_runs}) {
+    if (!result->ok()) {
+      print_diagnostics(result->diagnostics);
+      return kExitInputError;
+    }
+  }
+  report::RooflineChart chart;
+  chart.title = fmt::format("Roofline: {}, {}", spec.description,
+                            std::filesystem::path(options.study_path).filename().string());
+  std::set<hw::DataType> types;
+  std::vector<std::string> left_out;
+  for (const workloads::WorkloadRun& run : *runs.value) {
+    const explain::RooflinePosition at = explain::roofline_position(run);
+    if (at.flops <= 0 || at.hbm_bytes <= 0 || at.l2_bytes <= 0) {
+      left_out.push_back(run.name);
+      continue;
+    }
+    add_predicted(chart, run, run.name);
+    types.insert(explain::run_data_type(run));
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    add_measured(chart, (*measured_runs.value)[i], rows[i]);
+    types.insert(rows[i].workload.problem.input_type);
+  }
+  add_roofs(chart, spec, types);
+  chart.shape_notes = {
+      {report::RooflineMarkShape::circle, "predicted, at its HBM intensity"},
+      {report::RooflineMarkShape::hollow_square, "predicted, at its L2 intensity"}};
+  if (!rows.empty()) {
+    chart.shape_notes.push_back(
+        {report::RooflineMarkShape::square, "measured (at the predicted HBM intensity)"});
+  }
+  if (!write_output(options.svg_path, report::render_roofline(chart))) return kExitInputError;
+  std::cout << fmt::format("{}: {} workloads{} on the {} roofline\n", options.svg_path,
+                           runs.value->size() - left_out.size(),
+                           rows.empty() ? "" : fmt::format(" and {} measured rows", rows.size()),
+                           spec.name);
+  if (!left_out.empty()) {
+    std::cout << fmt::format("left out (no FLOPs or no bytes: no place on log axes): {}\n",
+                             fmt::join(left_out, ", "));
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_roofline_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<RooflineOptions>();
+  CLI::App* command = app.add_subcommand(
+      "roofline",
+      "Draw the hardware's roofline (SVG) with every workload of a study, and measured runs");
+  command
+      ->add_option("study", options->study_path,
+                   "Study YAML (e.g. configs/studies/quickstart.yaml)")
+      ->required();
+  command->add_option("--svg", options->svg_path, "Write the roofline SVG to PATH")->required();
+  command->add_option("--measured", options->measured_path,
+                      "Measurement CSV (tilesim compare's input): measured points beside the "
+                      "predicted ones, on the study's hardware");
+  command->add_option("--hw", options->hardware,
+                      "Hardware to use instead of the study's: a name under configs/hw/ or a path");
+  command->add_option(
+      "--set", options->assignments,
+      "Override a hardware field, e.g. --set hbm.bandwidth=\"4.8 TB/s\" (repeatable)");
+  command->callback([options, &exit_code] { exit_code = run_roofline(*options); });
+}
+
+}  // namespace tilesim::cli

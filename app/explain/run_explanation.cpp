@@ -1,0 +1,54 @@
+#include "app/explain/run_explanation.hpp"
+
+#include "sim/gpu/gpu_idle_time.hpp"
+#include "workloads/study_runner.hpp"
+
+namespace tilesim::explain {
+
+RunExplanation explain_run(const workloads::WorkloadRun& run, const hw::HardwareSpec& spec) {
+  RunExplanation explanation;
+  explanation.name = run.name;
+  explanation.kind = run.kind;
+  explanation.schedule = run.schedule;
+  explanation.time_us = run.result.time_us();
+  explanation.breakdown = run_time_breakdown(run.result);
+  const std::vector<gpu::KernelIdleTime> idle = gpu::kernel_idle_times(run.result);
+  for (std::size_t k = 0; k < run.result.kernels.size(); ++k) {
+    const gpu::KernelRecord& kernel = run.result.kernels[k];
+    explanation.kernels.push_back({kernel.name, (kernel.end - kernel.start).us(),
+                                   idle[k].gap_before.us(), kernel_time_breakdown(run.result, k)});
+  }
+  explanation.ceilings = roofline_ceilings(spec, run_data_type(run));
+  explanation.position = roofline_position(run);
+  explanation.verdict =
+      run_verdict(run, explanation.breakdown, explanation.ceilings, explanation.position);
+  return explanation;
+}
+
+config::Loaded<std::vector<RunExplanation>> explain_study(
+    const workloads::Study& study, const hw::HardwareSpec& spec,
+    const workloads::GemmScheduleRegistry& schedules) {
+  gpu::SimulationOptions options;
+  options.attribute_time = true;
+  config::Loaded<std::vector<RunExplanation>> loaded;
+  std::vector<RunExplanation> explanations;
+  for (const workloads::Workload& workload : study.workloads) {
+    const workloads::Study single{
+        study.source_path, study.hardware, study.hardware_location, {workload}};
+    config::Loaded<std::vector<workloads::WorkloadRun>> runs =
+        workloads::run_study(single, spec, schedules, options);
+    loaded.diagnostics.append(runs.diagnostics);
+    if (!runs.ok()) continue;
+    std::map<std::string, std::vector<WhatIf>> hints =
+        what_ifs(workload, *runs.value, spec, schedules);
+    for (const workloads::WorkloadRun& run : *runs.value) {
+      RunExplanation explanation = explain_run(run, spec);
+      explanation.what_ifs = std::move(hints[run.name]);
+      explanations.push_back(std::move(explanation));
+    }
+  }
+  if (loaded.diagnostics.empty()) loaded.value = std::move(explanations);
+  return loaded;
+}
+
+}  // namespace tilesim::explain

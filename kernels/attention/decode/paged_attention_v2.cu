@@ -1,0 +1,35 @@
+// paged_v2: vLLM's PagedAttention v2 schedule -- each sequence cut into
+// partitions of 512 keys, one CTA per (partition, KV head, sequence), read
+// through the block table, each writing a partial; a reduce kernel merges
+// them (always run, as in vLLM, even for one partition).
+
+#include "kernels/attention/attention_variants.hpp"
+#include "kernels/attention/decode/decode_kernels.hpp"
+#include "kernels/attention/decode/decode_plan.hpp"
+
+namespace tilesim::kernels {
+
+std::optional<std::string> paged_v2_problem_error(const AttentionProblem& problem) {
+  return decode::decode_problem_error(problem);
+}
+
+AttentionWorkspaceSize paged_v2_workspace_size(const AttentionProblem& problem) {
+  decode::require_decode_problem(problem, "paged_v2");
+  const decode::DecodeSplitPlan plan = decode::paged_v2_split_plan(problem);
+  AttentionWorkspaceSize size;
+  size.splits = plan.splits;
+  size.bytes = decode::decode_partial_bytes(problem, decode::decode_pairs(problem) * plan.splits);
+  return size;
+}
+
+int launch_paged_v2(const AttentionProblem& problem, const AttentionTensors& tensors,
+                    void* workspace, cudaStream_t stream) {
+  decode::require_decode_problem(problem, "paged_v2");
+  const decode::DecodeSplitPlan plan = decode::paged_v2_split_plan(problem);
+  auto* partials = static_cast<float*>(workspace);
+  decode::launch_decode_split(problem, tensors, true, plan, partials, stream);
+  decode::launch_split_kv_combine(problem, tensors, plan, partials, stream);
+  return 2;
+}
+
+}  // namespace tilesim::kernels

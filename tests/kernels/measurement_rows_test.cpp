@@ -1,0 +1,166 @@
+// tilesim-measure's rows without a GPU: how attention workloads become cases
+// (or are refused, with where and why), the attention problem's arithmetic
+// against the simulator's, and the measurement CSV's header rules.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "kernels/measure/attention_case.hpp"
+#include "kernels/measure/measurement_writer.hpp"
+#include "workloads/attention/attention_workload.hpp"
+
+namespace tilesim::measure {
+namespace {
+
+const std::string kGemmHeader =
+    "name,kernel,schedule,m,n,k,dtype,tile_m,tile_n,tile_k,splits,time_us,time_us_min,"
+    "time_us_p90,tflops,runs,out_dtype,reduction,stream_k_mode,fixup,warps,stages,swizzle,ctas,"
+    "sk_tiles,sk_ctas,input_sets,rel_error";
+const std::string kAttentionHeader =
+    "name,kernel,variant,batch,heads,kv_heads,q_len,kv_len,kv_lens,head_dim,causal,dtype,splits,"
+    "page_size,time_us,time_us_min,time_us_p90,tflops,gbps,runs,input_sets,rel_error";
+
+workloads::AttentionWorkload prefill_workload() {
+  workloads::AttentionWorkload workload;
+  workload.name = "prefill";
+  workload.kernel = "tilesim_ref";
+  workload.variant = "flash";
+  workload.shape.batch = 1;
+  workload.shape.heads = 32;
+  workload.shape.kv_heads = 8;
+  workload.shape.q_len = 4096;
+  workload.shape.kv_lens = {4096};
+  workload.shape.head_dim = 128;
+  workload.shape.causal = true;
+  workload.where = {"study.yaml", 7, 5};
+  workload.variant_where = {"study.yaml", 9, 14};
+  return workload;
+}
+
+MeasuredAttentionRow attention_row(const workloads::AttentionWorkload& workload) {
+  const auto item = make_attention_case(workload);
+  EXPECT_TRUE(std::holds_alternative<AttentionCase>(item));
+  MeasuredAttentionRow row{std::get<AttentionCase>(item), {}};
+  row.measurement.timed = {812.5, 800.25, 830.0, 20};
+  row.measurement.tflops = 169.25;
+  row.measurement.gbps = 61.5;
+  row.measurement.input_sets = 1;
+  row.measurement.relative_error = 2.25e-3;
+  return row;
+}
+
+MeasuredRow gemm_row() {
+  MeasuredRow row;
+  row.gemm.name = "square";
+  row.gemm.schedule = "data_parallel";
+  row.gemm.config.m = row.gemm.config.n = row.gemm.config.k = 512;
+  row.measurement.time_us = 10;
+  row.measurement.runs = 20;
+  return row;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> result;
+  std::size_t start = 0;
+  for (std::size_t end = text.find('\n'); end != std::string::npos; end = text.find('\n', start)) {
+    result.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return result;
+}
+
+TEST(AttentionCase, CarriesTheShape) {
+  const auto item = make_attention_case(prefill_workload());
+  ASSERT_TRUE(std::holds_alternative<AttentionCase>(item));
+  const AttentionCase& attention = std::get<AttentionCase>(item);
+  EXPECT_EQ(attention.variant, kernels::AttentionVariant::flash);
+  EXPECT_EQ(attention.problem.group_size(), 4);
+  EXPECT_EQ(attention.problem.kv_lens, std::vector<int>{4096});
+  EXPECT_TRUE(attention.problem.causal);
+}
+
+TEST(AttentionCase, RefusesCompareAtTheVariantAndLibraryAtTheWorkload) {
+  workloads::AttentionWorkload compare = prefill_workload();
+  compare.variant = "compare";
+  const auto refused = make_attention_case(compare);
+  ASSERT_TRUE(std::holds_alternative<AttentionCaseError>(refused));
+  EXPECT_EQ(std::get<AttentionCaseError>(refused).where.line, 9);
+  EXPECT_NE(std::get<AttentionCaseError>(refused).message.find("one workload per variant"),
+            std::string::npos);
+
+  workloads::AttentionWorkload library = prefill_workload();
+  library.kernel = "library";
+  const auto no_library = make_attention_case(library);
+  ASSERT_TRUE(std::holds_alternative<AttentionCaseError>(no_library));
+  EXPECT_EQ(std::get<AttentionCaseError>(no_library).where.line, 7);
+  EXPECT_NE(std::get<AttentionCaseError>(no_library).message.find("tilesim_ref"),
+            std::string::npos);
+}
+
+TEST(AttentionCase, RefusesShapesNoKernelTakes) {
+  workloads::AttentionWorkload odd_head = prefill_workload();
+  odd_head.shape.head_dim = 96;
+  const auto refused = make_attention_case(odd_head);
+  ASSERT_TRUE(std::holds_alternative<AttentionCaseError>(refused));
+  EXPECT_NE(std::get<AttentionCaseError>(refused).message.find("head_dim 96"), std::string::npos);
+
+  workloads::AttentionWorkload fp8 = prefill_workload();
+  fp8.shape.dtype = hw::DataType::fp8;
+  EXPECT_TRUE(std::holds_alternative<AttentionCaseError>(make_attention_case(fp8)));
+}
+
+// The CSV's tflops must count what the simulator counts.
+TEST(AttentionProblem, UsefulFlopsMatchTheWorkloadsCount) {
+  for (const bool causal : {false, true}) {
+    for (const std::vector<std::int64_t>& kv_lens :
+         {std::vector<std::int64_t>{4096}, std::vector<std::int64_t>{3001, 5000, 777}}) {
+      workloads::AttentionWorkload workload = prefill_workload();
+      workload.shape.q_len = 777;
+      workload.shape.causal = causal;
+      workload.shape.kv_lens = kv_lens;
+      workload.shape.batch = static_cast<std::int64_t>(kv_lens.size());
+      const auto item = make_attention_case(workload);
+      ASSERT_TRUE(std::holds_alternative<AttentionCase>(item));
+      EXPECT_DOUBLE_EQ(std::get<AttentionCase>(item).problem.useful_flops(),
+                       workload.shape.useful_flops());
+    }
+  }
+}
+
+TEST(MeasurementCsv, GemmOnlyKeepsTheGemmHeaderAndRows) {
+  const std::string csv = measurement_csv({gemm_row()});
+  EXPECT_EQ(csv, kGemmHeader + "\n" + csv_row(gemm_row()) + "\n");
+  EXPECT_EQ(csv_header(), kGemmHeader);
+}
+
+TEST(MeasurementCsv, AttentionOnlyWritesTheContractColumns) {
+  const auto text = lines(measurement_csv({attention_row(prefill_workload())}));
+  ASSERT_EQ(text.size(), 2u);
+  EXPECT_EQ(text[0], kAttentionHeader);
+  EXPECT_EQ(text[1],
+            "prefill,tilesim_ref,flash,1,32,8,4096,4096,,128,true,bf16,,,812.500,800.250,830.000,"
+            "169.25,61.50,20,1,2.250e-03");
+}
+
+TEST(MeasurementCsv, MixedStudiesWriteTheUnionGemmColumnsFirst) {
+  workloads::AttentionWorkload varlen = prefill_workload();
+  varlen.shape.causal = false;
+  varlen.shape.kv_lens = {131072, 1024, 1024};
+  varlen.shape.batch = 3;
+  const auto text = lines(measurement_csv({gemm_row(), attention_row(varlen)}));
+  ASSERT_EQ(text.size(), 3u);
+  EXPECT_EQ(text[0], kGemmHeader +
+                         ",variant,batch,heads,kv_heads,q_len,kv_len,kv_lens,head_dim,causal,"
+                         "page_size,gbps");
+  // The GEMM row leaves the attention columns empty (its variant cell too).
+  EXPECT_EQ(text[1], csv_row(gemm_row()) + ",,,,,,,,,,,");
+  // The attention row: GEMM-only columns empty, varlen lengths in kv_lens.
+  EXPECT_EQ(text[2],
+            "prefill,tilesim_ref,,,,,bf16,,,,,812.500,800.250,830.000,169.25,20,,,,,,,,,,,1,"
+            "2.250e-03,flash,3,32,8,4096,,131072;1024;1024,128,false,,61.50");
+}
+
+}  // namespace
+}  // namespace tilesim::measure
