@@ -4,6 +4,8 @@
 
 #include <charconv>
 
+#include "app/report/svg_canvas.hpp"  // xml_escape: HTML text escapes the same way
+
 namespace tilesim::report {
 namespace {
 
@@ -53,44 +55,20 @@ bool is_number(std::string_view text) {
 
 }  // namespace
 
-std::string html_escape(std::string_view text) {
-  std::string escaped;
-  escaped.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        escaped += "&amp;";
-        break;
-      case '<':
-        escaped += "&lt;";
-        break;
-      case '>':
-        escaped += "&gt;";
-        break;
-      case '"':
-        escaped += "&quot;";
-        break;
-      default:
-        escaped += c;
-    }
-  }
-  return escaped;
-}
-
 HtmlPage::HtmlPage(std::string title) : title_(std::move(title)) {
-  body_ += fmt::format("<h1>{}</h1>\n", html_escape(title_));
+  body_ += fmt::format("<h1>{}</h1>\n", xml_escape(title_));
 }
 
 void HtmlPage::heading(std::string_view text) {
-  body_ += fmt::format("<h2>{}</h2>\n", html_escape(text));
+  body_ += fmt::format("<h2>{}</h2>\n", xml_escape(text));
 }
 
 void HtmlPage::paragraph(std::string_view text) {
-  body_ += fmt::format("<p>{}</p>\n", html_escape(text));
+  body_ += fmt::format("<p>{}</p>\n", xml_escape(text));
 }
 
 void HtmlPage::preformatted(std::string_view text) {
-  body_ += fmt::format("<pre>{}</pre>\n", html_escape(text));
+  body_ += fmt::format("<pre>{}</pre>\n", xml_escape(text));
 }
 
 void HtmlPage::svg(std::string_view markup) {
@@ -103,14 +81,14 @@ void HtmlPage::svg(std::string_view markup) {
 void HtmlPage::table(const HtmlTable& table) {
   body_ += "<div class=\"figure\"><table>\n<thead><tr>";
   for (const std::string& column : table.columns) {
-    body_ += fmt::format("<th>{}</th>", html_escape(column));
+    body_ += fmt::format("<th>{}</th>", xml_escape(column));
   }
   body_ += "</tr></thead>\n<tbody>\n";
   for (const auto& row : table.rows) {
     body_ += "<tr>";
     for (const std::string& cell : row) {
       body_ += is_number(cell) ? "<td class=\"number\">" : "<td>";
-      body_ += html_escape(cell);
+      body_ += xml_escape(cell);
       body_ += "</td>";
     }
     body_ += "</tr>\n";
@@ -123,7 +101,7 @@ std::string HtmlPage::render() const {
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n{}<script>{}</script>\n"
       "</body>\n</html>\n",
-      html_escape(title_), kStyle, body_, kScript);
+      xml_escape(title_), kStyle, body_, kScript);
 }
 
 }  // namespace tilesim::report

@@ -33,6 +33,4 @@ class HtmlPage {
   std::string body_;
 };
 
-std::string html_escape(std::string_view text);
-
 }  // namespace tilesim::report

@@ -17,7 +17,7 @@ namespace {
 const std::string kGemmHeader =
     "name,kernel,schedule,m,n,k,dtype,tile_m,tile_n,tile_k,splits,time_us,time_us_min,"
     "time_us_p90,tflops,runs,out_dtype,reduction,stream_k_mode,fixup,warps,stages,swizzle,ctas,"
-    "sk_tiles,sk_ctas,input_sets,rel_error";
+    "sk_tiles,sk_ctas,input_sets,rel_error,profile";
 const std::string kAttentionHeader =
     "name,kernel,variant,batch,heads,kv_heads,q_len,kv_len,kv_lens,head_dim,causal,dtype,splits,"
     "page_size,time_us,time_us_min,time_us_p90,tflops,gbps,runs,input_sets,rel_error";
@@ -159,7 +159,7 @@ TEST(MeasurementCsv, MixedStudiesWriteTheUnionGemmColumnsFirst) {
   // The attention row: GEMM-only columns empty, varlen lengths in kv_lens.
   EXPECT_EQ(text[2],
             "prefill,tilesim_ref,,,,,bf16,,,,,812.500,800.250,830.000,169.25,20,,,,,,,,,,,1,"
-            "2.250e-03,flash,3,32,8,4096,,131072;1024;1024,128,false,,61.50");
+            "2.250e-03,,flash,3,32,8,4096,,131072;1024;1024,128,false,,61.50");
 }
 
 }  // namespace

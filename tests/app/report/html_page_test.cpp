@@ -6,7 +6,6 @@ namespace tilesim::report {
 namespace {
 
 TEST(HtmlPage, EscapesTextSoInputCannotBecomeMarkup) {
-  EXPECT_EQ(html_escape("<b>\"a\" & b</b>"), "&lt;b&gt;&quot;a&quot; &amp; b&lt;/b&gt;");
   HtmlPage page("study <x>");
   page.table({{"name<"}, {{"<script>alert(1)</script>"}}});
   const std::string html = page.render();
