@@ -40,7 +40,8 @@ std::string over_budget_message(const gpu::PlanCost& cost, double max_events,
 }
 
 config::Diagnostics check_study_cost(const Study& study, const hw::HardwareSpec& spec,
-                                     const GemmScheduleRegistry& schedules, double max_events) {
+                                     const GemmScheduleRegistry& schedules, double max_events,
+                                     StudyBudget budget) {
   config::Diagnostics problems;
   gpu::PlanCost total;
   bool reported = false;
@@ -55,7 +56,7 @@ config::Diagnostics check_study_cost(const Study& study, const hw::HardwareSpec&
     if (cost.value->events() > max_events) {
       problems.add(where, key, over_budget_message(*cost.value, max_events));
       reported = true;
-    } else if (total.events() > max_events && !reported) {
+    } else if (budget == StudyBudget::whole && total.events() > max_events && !reported) {
       problems.add(
           where, key,
           fmt::format("the study up to this workload: {}", over_budget_message(total, max_events)));

@@ -9,6 +9,9 @@ namespace {
 // Relative slack for deciding that a resource is full or a cap reached; rates
 // are doubles, so exact equality cannot be expected.
 constexpr double kRelativeSlack = 1e-9;
+// What a push or pop on a heap of thousands of entries is charged
+// (Simulator::charge), in elementary operations.
+constexpr std::uint64_t kHeapOperations = 16;
 }  // namespace
 
 bool FluidNetwork::touches(const Flow& flow, ResourceId resource) const {
@@ -164,12 +167,14 @@ void FluidNetwork::collect_demands() {
   touched_.clear();
   shared_.clear();
   unfrozen_.clear();
+  unfrozen_demands_ = 0;
   for (std::uint32_t index = 0; index < flows_.size(); ++index) {
     Flow& flow = flows_[index];
     if (!flow.active) continue;
     flow.frozen = false;
     flow.frozen_by_resource = false;
     unfrozen_.push_back(index);
+    unfrozen_demands_ += flow.demands.size();
     for (const FlowDemand& demand : flow.demands) {
       Resource& resource = resources_[demand.resource];
       if (resource.flow_count == 0) {
@@ -201,6 +206,8 @@ void FluidNetwork::fold_private_resources_into_caps() {
 void FluidNetwork::freeze(std::uint32_t flow_index, double level, ResourceId limit) {
   Flow& flow = flows_[flow_index];
   flow.frozen = true;
+  // Its demands, and the heaps its cap leaves and its completion joins.
+  simulator_.charge(flow.demands.size() + kHeapOperations);
   for (const FlowDemand& demand : flow.demands) {
     resources_[demand.resource].weight -= demand.amount / flow.fair_size;
   }
@@ -247,7 +254,9 @@ void FluidNetwork::recompute_all_rates() {
   double fill_level = 0;  // where the first shared resource filled
   // Charged to the simulator's effort: with many shared resources filling at
   // different levels, rounds times resources grows as the square of the flows.
-  simulator_.charge(flows_.size() + unfrozen_.size());
+  // collect_demands, the folding of private resources and the usage at the end
+  // each visit every active flow's demands.
+  simulator_.charge(flows_.size() + 3 * unfrozen_demands_);
   while (frozen_count < unfrozen_.size()) {
     simulator_.charge(2 * shared_.size());
     while (flows_[caps_.front().second].frozen) pop_cap();
@@ -282,8 +291,8 @@ void FluidNetwork::recompute_all_rates() {
       }
     }
     if (filled) {
-      // Every unfrozen flow's demands are looked at: a handful each.
-      simulator_.charge(4 * unfrozen_.size());
+      // Every unfrozen flow's demands are looked at.
+      simulator_.charge(unfrozen_demands_);
       if (fill_level == 0) fill_level = level;
       frozen_count += freeze_flows_on_saturated_resources(level);
     }

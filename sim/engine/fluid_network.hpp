@@ -203,6 +203,7 @@ class FluidNetwork {
   std::vector<ResourceId> watched_;
   // Scratch of a full recomputation.
   std::vector<std::uint32_t> unfrozen_;
+  std::size_t unfrozen_demands_ = 0;  // demands of the flows in unfrozen_, for Simulator::charge
   std::vector<std::pair<double, std::uint32_t>> caps_;  // min-heap of (level cap, flow)
   std::vector<ResourceId> touched_;
   std::vector<ResourceId> shared_;

@@ -23,14 +23,15 @@ std::string paged_v2_note(const MeasuredAttention& row) {
                      *row.measured_splits, PagedAttentionV2::kPartitionKeys, modeled);
 }
 
-// The rows' study under the cost budget: rows over it are refused before any
-// runs, on their own lines.
+// The rows' study under the cost budget: a row over it is refused before any
+// runs, on its own line (the file as a whole is as long as what was measured).
 config::Loaded<std::vector<WorkloadRun>> run_within_budget(const Study& study,
                                                            const hw::HardwareSpec& spec,
                                                            const GemmScheduleRegistry& schedules,
                                                            double max_events) {
   config::Loaded<std::vector<WorkloadRun>> refused;
-  const config::Diagnostics problems = check_study_cost(study, spec, schedules, max_events);
+  const config::Diagnostics problems =
+      check_study_cost(study, spec, schedules, max_events, StudyBudget::per_workload);
   for (const config::Diagnostic& problem : problems.items()) {
     const bool whole_row = problem.key_path.starts_with("workloads[");
     refused.diagnostics.add(problem.where, whole_row ? "row" : problem.key_path, problem.message);
