@@ -80,13 +80,22 @@ config::Loaded<LoadedStudy> load_study_and_hardware(
   return loaded;
 }
 
-config::Loaded<LoadedStudy> load_study_for_run(const std::filesystem::path& study_path,
-                                               const std::optional<std::string>& hw_override,
-                                               const std::vector<std::string>& assignments,
+void add_study_input_options(CLI::App& command, StudyInput& input) {
+  command
+      .add_option("study", input.study_path, "Study YAML (e.g. configs/studies/quickstart.yaml)")
+      ->required();
+  command.add_option("--hw", input.hardware,
+                     "Hardware to use instead of the study's: a name under configs/hw/ or a path");
+  command.add_option(
+      "--set", input.assignments,
+      "Override a hardware field, e.g. --set hbm.bandwidth=\"4.8 TB/s\" (repeatable)");
+}
+
+config::Loaded<LoadedStudy> load_study_for_run(const StudyInput& input,
                                                const workloads::GemmScheduleRegistry& schedules) {
-  config::Loaded<std::vector<hw::FieldOverride>> overrides = parse_overrides(assignments);
+  config::Loaded<std::vector<hw::FieldOverride>> overrides = parse_overrides(input.assignments);
   if (!overrides.ok()) return {std::nullopt, std::move(overrides.diagnostics)};
-  return load_study_and_hardware(study_path, hw_override, *overrides.value, schedules);
+  return load_study_and_hardware(input.study_path, input.hardware, *overrides.value, schedules);
 }
 
 void add_max_events_option(CLI::App& command, double& max_events) {

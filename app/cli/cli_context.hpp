@@ -43,11 +43,19 @@ config::Loaded<LoadedStudy> load_study_and_hardware(
     const std::vector<hw::FieldOverride>& overrides,
     const workloads::GemmScheduleRegistry& schedules);
 
-// What simulate, explain and roofline share: `--set` assignments parsed, then
-// the study and its hardware loaded as above.
-config::Loaded<LoadedStudy> load_study_for_run(const std::filesystem::path& study_path,
-                                               const std::optional<std::string>& hw_override,
-                                               const std::vector<std::string>& assignments,
+// What simulate, explain and roofline read from their command line: a study,
+// and the hardware to run it on when not the study's own.
+struct StudyInput {
+  std::string study_path;
+  std::optional<std::string> hardware;   // --hw
+  std::vector<std::string> assignments;  // --set key=value
+};
+
+// The study argument (required), --hw and --set, with the same help everywhere.
+void add_study_input_options(CLI::App& command, StudyInput& input);
+
+// `--set` assignments parsed, then the study and its hardware loaded as above.
+config::Loaded<LoadedStudy> load_study_for_run(const StudyInput& input,
                                                const workloads::GemmScheduleRegistry& schedules);
 
 // --max-events: the cost budget of the command (docs/limits.md).

@@ -14,16 +14,13 @@ namespace tilesim::cli {
 namespace {
 
 struct ExplainOptions {
-  std::string study_path;
-  std::optional<std::string> hardware;
-  std::vector<std::string> assignments;
+  StudyInput input;
   std::string json_path;
 };
 
 int run_explain(const ExplainOptions& options) {
   const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
-  config::Loaded<LoadedStudy> loaded =
-      load_study_for_run(options.study_path, options.hardware, options.assignments, schedules);
+  config::Loaded<LoadedStudy> loaded = load_study_for_run(options.input, schedules);
   if (!loaded.ok()) {
     print_diagnostics(loaded.diagnostics);
     return kExitInputError;
@@ -37,7 +34,7 @@ int run_explain(const ExplainOptions& options) {
   }
   if (options.json_path != "-") {
     std::cout << fmt::format("hardware: {} ({})   study: {}\n\n", hardware.name,
-                             hardware.description, options.study_path)
+                             hardware.description, options.input.study_path)
               << report::explain_text(*explanations.value);
   }
   if (options.json_path.empty()) return kExitOk;
@@ -46,7 +43,7 @@ int run_explain(const ExplainOptions& options) {
     items.push_back(report::explain_json(explanation));
   }
   const nlohmann::ordered_json json{
-      {"study", options.study_path},
+      {"study", options.input.study_path},
       {"hardware", {{"name", hardware.name}, {"reference", loaded.value->hardware_reference}}},
       {"explanations", items}};
   return write_output(options.json_path, json.dump(2) + "\n") ? kExitOk : kExitInputError;
@@ -60,15 +57,7 @@ void add_explain_command(CLI::App& app, int& exit_code) {
       "explain",
       "Explain every workload of a study: where its time goes, its roofline position, what "
       "bounds it, and re-simulated what-ifs");
-  command
-      ->add_option("study", options->study_path,
-                   "Study YAML (e.g. configs/studies/quickstart.yaml)")
-      ->required();
-  command->add_option("--hw", options->hardware,
-                      "Hardware to use instead of the study's: a name under configs/hw/ or a path");
-  command->add_option(
-      "--set", options->assignments,
-      "Override a hardware field, e.g. --set hbm.bandwidth=\"4.8 TB/s\" (repeatable)");
+  add_study_input_options(*command, options->input);
   command->add_option("--json", options->json_path,
                       "Write the explanations as JSON to PATH ('-' for stdout)");
   command->callback([options, &exit_code] { exit_code = run_explain(*options); });

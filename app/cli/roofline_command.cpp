@@ -19,11 +19,9 @@ namespace tilesim::cli {
 namespace {
 
 struct RooflineOptions {
-  std::string study_path;
+  StudyInput input;
   std::string svg_path;
   std::string measured_path;
-  std::optional<std::string> hardware;
-  std::vector<std::string> assignments;
 };
 
 // A run at its HBM intensity (filled circle) joined to itself at its L2
@@ -74,8 +72,7 @@ void add_roofs(report::RooflineChart& chart, const hw::HardwareSpec& spec,
 
 int run_roofline(const RooflineOptions& options) {
   const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
-  config::Loaded<LoadedStudy> loaded =
-      load_study_for_run(options.study_path, options.hardware, options.assignments, schedules);
+  config::Loaded<LoadedStudy> loaded = load_study_for_run(options.input, schedules);
   if (!loaded.ok()) {
     print_diagnostics(loaded.diagnostics);
     return kExitInputError;
@@ -105,7 +102,7 @@ int run_roofline(const RooflineOptions& options) {
   }
   report::RooflineChart chart;
   chart.title = fmt::format("Roofline: {}, {}", spec.description,
-                            std::filesystem::path(options.study_path).filename().string());
+                            std::filesystem::path(options.input.study_path).filename().string());
   std::set<hw::DataType> types;
   std::vector<std::string> left_out;
   for (const workloads::WorkloadRun& run : *runs.value) {
@@ -148,19 +145,11 @@ void add_roofline_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand(
       "roofline",
       "Draw the hardware's roofline (SVG) with every workload of a study, and measured runs");
-  command
-      ->add_option("study", options->study_path,
-                   "Study YAML (e.g. configs/studies/quickstart.yaml)")
-      ->required();
+  add_study_input_options(*command, options->input);
   command->add_option("--svg", options->svg_path, "Write the roofline SVG to PATH")->required();
   command->add_option("--measured", options->measured_path,
                       "Measurement CSV (tilesim compare's input): measured points beside the "
                       "predicted ones, on the study's hardware");
-  command->add_option("--hw", options->hardware,
-                      "Hardware to use instead of the study's: a name under configs/hw/ or a path");
-  command->add_option(
-      "--set", options->assignments,
-      "Override a hardware field, e.g. --set hbm.bandwidth=\"4.8 TB/s\" (repeatable)");
   command->callback([options, &exit_code] { exit_code = run_roofline(*options); });
 }
 

@@ -25,9 +25,7 @@ namespace tilesim::cli {
 namespace {
 
 struct SimulateOptions {
-  std::string study_path;
-  std::optional<std::string> hardware;
-  std::vector<std::string> assignments;
+  StudyInput input;
   std::string json_path;
   std::string csv_path;
   std::string trace_path;
@@ -79,8 +77,7 @@ bool write_reports(const SimulateOptions& options, const report::StudyReport& re
 
 int run_simulate(const SimulateOptions& options) {
   const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
-  config::Loaded<LoadedStudy> loaded =
-      load_study_for_run(options.study_path, options.hardware, options.assignments, schedules);
+  config::Loaded<LoadedStudy> loaded = load_study_for_run(options.input, schedules);
   if (!loaded.ok()) {
     print_diagnostics(loaded.diagnostics);
     return kExitInputError;
@@ -100,7 +97,7 @@ int run_simulate(const SimulateOptions& options) {
     print_diagnostics(runs.diagnostics);
     return kExitInputError;
   }
-  const report::StudyReport report{options.study_path, loaded.value->hardware_reference,
+  const report::StudyReport report{options.input.study_path, loaded.value->hardware_reference,
                                    &loaded.value->hardware, std::move(*runs.value)};
   std::vector<explain::RunExplanation> explanations;
   if (options.explain) {
@@ -122,15 +119,7 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<SimulateOptions>();
   CLI::App* command = app.add_subcommand(
       "simulate", "Simulate every workload of a study YAML and report times and bytes");
-  command
-      ->add_option("study", options->study_path,
-                   "Study YAML (e.g. configs/studies/quickstart.yaml)")
-      ->required();
-  command->add_option("--hw", options->hardware,
-                      "Hardware to use instead of the study's: a name under configs/hw/ or a path");
-  command->add_option(
-      "--set", options->assignments,
-      "Override a hardware field, e.g. --set hbm.bandwidth=\"4.8 TB/s\" (repeatable)");
+  add_study_input_options(*command, options->input);
   command->add_option("--json", options->json_path, "Write JSON results to PATH ('-' for stdout)");
   command->add_option("--csv", options->csv_path,
                       "Write one CSV row per workload to PATH ('-' for stdout)");
