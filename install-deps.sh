@@ -18,6 +18,7 @@ packages=(
   python3-dev python3-pybind11  # the Python package (app/python)
   python3-pytest python3-pandas # its tests: results must load straight into a DataFrame
   chromium                      # a real headless browser loads the --html reports in a test
+  parallel                      # GNU parallel: docs/sweeps.md's sharded-sweep one-liner, run by a test
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -9,15 +9,19 @@
 namespace tilesim::report {
 namespace {
 
-std::vector<std::string> axis_keys(const workloads::SweepSpec& spec) {
+// The columns before the run's: `job` in a shard's table, then the varied keys.
+std::vector<std::string> leading_keys(const workloads::SweepSpec& spec, JobColumn job_column) {
   std::vector<std::string> keys;
+  if (job_column == JobColumn::yes) keys.emplace_back(kSweepJobColumn);
   for (const workloads::SweepAxis& axis : spec.axes) keys.push_back(axis.key);
   return keys;
 }
 
-std::vector<std::string> axis_values(const workloads::SweepSpec& spec, std::size_t point) {
-  const std::vector<std::size_t> indices = spec.value_indices(point);
+std::vector<std::string> leading_values(const workloads::SweepSpec& spec, JobColumn job_column,
+                                        const workloads::SweepJob& job) {
   std::vector<std::string> values;
+  if (job_column == JobColumn::yes) values.push_back(fmt::format("{}", job.number));
+  const std::vector<std::size_t> indices = spec.value_indices(job.point);
   for (std::size_t axis = 0; axis < spec.axes.size(); ++axis) {
     values.push_back(spec.axes[axis].values[indices[axis]].text);
   }
@@ -26,21 +30,21 @@ std::vector<std::string> axis_values(const workloads::SweepSpec& spec, std::size
 
 }  // namespace
 
-bool SweepCsvTable::add(const workloads::RunSummary& run, std::size_t point) {
+bool SweepCsvTable::add(const workloads::RunSummary& run, const workloads::SweepJob& job) {
   runs_.push_back(run);
-  points_.push_back(point);
+  jobs_.push_back(&job);
   return add_parameter_columns(run, parameter_columns_);
 }
 
 std::vector<std::string> SweepCsvTable::header() const {
-  std::vector<std::string> header = axis_keys(*spec_);
+  std::vector<std::string> header = leading_keys(*spec_, job_column_);
   const std::vector<std::string> columns = csv_header(parameter_columns_);
   header.insert(header.end(), columns.begin(), columns.end());
   return header;
 }
 
 std::vector<std::string> SweepCsvTable::row(std::size_t row) const {
-  std::vector<std::string> fields = axis_values(*spec_, points_[row]);
+  std::vector<std::string> fields = leading_values(*spec_, job_column_, *jobs_[row]);
   const std::vector<std::string> columns = csv_row(runs_[row], parameter_columns_);
   fields.insert(fields.end(), columns.begin(), columns.end());
   return fields;
@@ -66,11 +70,11 @@ std::string SweepCsvTable::text() const {
 }
 
 config::Loaded<std::vector<workloads::RunSummary>> SweepCsvTable::read(
-    const workloads::SweepSpec& spec, const std::string& text, const std::string& origin,
-    const std::vector<std::size_t>& points) {
+    const workloads::SweepSpec& spec, JobColumn job_column, const std::string& text,
+    const std::string& origin, const std::vector<std::size_t>& jobs) {
   config::Loaded<std::vector<workloads::RunSummary>> loaded;
   const std::vector<std::string> lines = workloads::split_csv_lines(text);
-  const std::vector<std::string> keys = axis_keys(spec);
+  const std::vector<std::string> keys = leading_keys(spec, job_column);
   const std::vector<std::string> header =
       lines.empty() ? std::vector<std::string>{} : workloads::split_csv_fields(lines.front());
   if (header.size() < keys.size() || !std::equal(keys.begin(), keys.end(), header.begin())) {
@@ -81,17 +85,18 @@ config::Loaded<std::vector<workloads::RunSummary>> SweepCsvTable::read(
   }
   const std::vector<std::string> columns(header.begin() + static_cast<long>(keys.size()),
                                          header.end());
-  if (lines.size() - 1 < points.size()) {
-    loaded.diagnostics.add({origin, static_cast<int>(lines.size()), 1}, "row",
-                           fmt::format("{} rows, but the sweep's progress file counts {}",
-                                       lines.size() - 1, points.size()));
+  if (lines.size() - 1 < jobs.size()) {
+    loaded.diagnostics.add(
+        {origin, static_cast<int>(lines.size()), 1}, "row",
+        fmt::format("{} rows, but {} are expected", lines.size() - 1, jobs.size()));
     return loaded;
   }
   std::vector<workloads::RunSummary> runs;
-  for (std::size_t row = 0; row < points.size(); ++row) {
+  for (std::size_t row = 0; row < jobs.size(); ++row) {
     const int line = static_cast<int>(row) + 2;
     const std::vector<std::string> fields = workloads::split_csv_fields(lines[row + 1]);
-    const std::vector<std::string> expected = axis_values(spec, points[row]);
+    const workloads::SweepJob& job = spec.jobs[jobs[row]];
+    const std::vector<std::string> expected = leading_values(spec, job_column, job);
     const bool same_point = fields.size() >= keys.size() &&
                             std::equal(expected.begin(), expected.end(), fields.begin());
     const std::optional<workloads::RunSummary> run =
@@ -99,9 +104,12 @@ config::Loaded<std::vector<workloads::RunSummary>> SweepCsvTable::read(
             ? read_csv_row(columns, {fields.begin() + static_cast<long>(keys.size()), fields.end()})
             : std::nullopt;
     if (!run) {
-      loaded.diagnostics.add(
-          {origin, line, 1}, "row",
-          fmt::format("not a row of this sweep's point {}", spec.point_description(points[row])));
+      loaded.diagnostics.add({origin, line, 1}, "row",
+                             job_column == JobColumn::yes
+                                 ? fmt::format("not a row of this sweep's job {} (point {})",
+                                               job.number, spec.point_description(job.point))
+                                 : fmt::format("not a row of this sweep's point {}",
+                                               spec.point_description(job.point)));
       return loaded;
     }
     runs.push_back(*run);
@@ -110,15 +118,18 @@ config::Loaded<std::vector<workloads::RunSummary>> SweepCsvTable::read(
   return loaded;
 }
 
-CsvTable sweep_table(const workloads::SweepSpec& spec, const workloads::SweepResult& result) {
-  SweepCsvTable table(spec);
-  for (std::size_t i = 0; i < result.runs.size(); ++i)
-    table.add(result.runs[i], result.run_points[i]);
+CsvTable sweep_table(const workloads::SweepSpec& spec, const workloads::SweepResult& result,
+                     JobColumn job_column) {
+  SweepCsvTable table(spec, job_column);
+  for (std::size_t i = 0; i < result.runs.size(); ++i) {
+    table.add(result.runs[i], spec.jobs[result.run_jobs[i]]);
+  }
   return table.table();
 }
 
-std::string sweep_csv(const workloads::SweepSpec& spec, const workloads::SweepResult& result) {
-  return sweep_table(spec, result).text();
+std::string sweep_csv(const workloads::SweepSpec& spec, const workloads::SweepResult& result,
+                      JobColumn job_column) {
+  return sweep_table(spec, result, job_column).text();
 }
 
 }  // namespace tilesim::report

@@ -74,9 +74,10 @@ std::optional<std::string> SweepJournal::write_all() const {
 }
 
 config::Loaded<SweepJournal> SweepJournal::start(const workloads::SweepSpec& spec,
+                                                 JobColumn job_column,
                                                  std::filesystem::path csv_path,
                                                  std::string fingerprint) {
-  SweepJournal journal(spec, std::move(csv_path), std::move(fingerprint));
+  SweepJournal journal(spec, job_column, std::move(csv_path), std::move(fingerprint));
   config::Loaded<SweepJournal> loaded;
   if (const auto problem = journal.write_all()) {
     loaded.diagnostics.add({journal.partial_path().string(), 0, 0}, "", *problem);
@@ -87,11 +88,12 @@ config::Loaded<SweepJournal> SweepJournal::start(const workloads::SweepSpec& spe
 }
 
 config::Loaded<SweepJournal> SweepJournal::resume(const workloads::SweepSpec& spec,
+                                                  JobColumn job_column,
                                                   std::filesystem::path csv_path,
                                                   std::string fingerprint) {
-  SweepJournal journal(spec, std::move(csv_path), std::move(fingerprint));
+  SweepJournal journal(spec, job_column, std::move(csv_path), std::move(fingerprint));
   const std::optional<std::string> progress = read_text(journal.progress_path());
-  if (!progress) return start(spec, journal.csv_path_, journal.fingerprint_);
+  if (!progress) return start(spec, job_column, journal.csv_path_, journal.fingerprint_);
   config::Loaded<SweepJournal> loaded;
   const std::string origin = journal.progress_path().string();
   const std::optional<std::vector<std::size_t>> counts =
@@ -104,14 +106,14 @@ config::Loaded<SweepJournal> SweepJournal::resume(const workloads::SweepSpec& sp
                     journal.partial_path().string()));
     return loaded;
   }
-  std::vector<std::size_t> points;
+  std::vector<std::size_t> row_jobs;
   for (std::size_t job = 0; job < counts->size(); ++job) {
-    points.insert(points.end(), (*counts)[job], spec.jobs[job].point);
+    row_jobs.insert(row_jobs.end(), (*counts)[job], job);
   }
   const std::string partial_origin = journal.partial_path().string();
   const std::optional<std::string> partial = read_text(journal.partial_path());
   config::Loaded<std::vector<workloads::RunSummary>> runs =
-      partial ? SweepCsvTable::read(spec, *partial, partial_origin, points)
+      partial ? SweepCsvTable::read(spec, job_column, *partial, partial_origin, row_jobs)
               : config::Loaded<std::vector<workloads::RunSummary>>{};
   if (!partial) loaded.diagnostics.add({partial_origin, 0, 0}, "", "cannot read file");
   loaded.diagnostics.append(runs.diagnostics);
@@ -122,7 +124,7 @@ config::Loaded<SweepJournal> SweepJournal::resume(const workloads::SweepSpec& sp
     done.job = job;
     for (std::size_t i = 0; i < (*counts)[job]; ++i, ++row) {
       const workloads::RunSummary& run = (*runs.value)[row];
-      journal.table_.add(run, spec.jobs[job].point);
+      journal.table_.add(run, spec.jobs[job]);
       done.series.push_back(
           workloads::sweep_run_series(spec.jobs[job], run.schedule, (*counts)[job]));
       done.runs.push_back(run);
@@ -142,7 +144,7 @@ std::optional<std::string> SweepJournal::add(const workloads::SweepJobRuns& job)
   const std::size_t first_row = table_.rows();
   bool widened = false;
   for (const workloads::RunSummary& run : job.runs) {
-    widened = table_.add(run, spec_->jobs[job.job].point) || widened;
+    widened = table_.add(run, spec_->jobs[job.job]) || widened;
   }
   added_rows_.push_back(job.runs.size());
   if (widened) return write_all();
@@ -152,7 +154,10 @@ std::optional<std::string> SweepJournal::add(const workloads::SweepJobRuns& job)
   return append_to_file(progress_path(), fmt::format("{}\n", job.runs.size()));
 }
 
-std::optional<std::string> SweepJournal::finish() {
+std::optional<std::string> SweepJournal::finish(const std::string& last_line) {
+  if (!last_line.empty()) {
+    if (auto problem = append_to_file(partial_path(), last_line)) return problem;
+  }
   std::error_code error;
   std::filesystem::rename(partial_path(), csv_path_, error);
   if (error) return "cannot write: " + error.message();

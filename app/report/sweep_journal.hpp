@@ -10,7 +10,8 @@
 //
 // finish() renames the partial file to the CSV and removes the progress file:
 // the CSV itself only ever appears complete, the same bytes as a sweep that
-// was never stopped.
+// was never stopped. A shard's journal (the spec holds the shard's jobs only)
+// writes the `job` column and ends its file with the shard's closing line.
 
 #include <filesystem>
 #include <optional>
@@ -27,13 +28,13 @@ namespace tilesim::report {
 class SweepJournal {
  public:
   // Starts afresh, replacing any partial files of an earlier run.
-  static config::Loaded<SweepJournal> start(const workloads::SweepSpec& spec,
+  static config::Loaded<SweepJournal> start(const workloads::SweepSpec& spec, JobColumn job_column,
                                             std::filesystem::path csv_path,
                                             std::string fingerprint);
   // Continues the partial files of a stopped run of the same sweep (same
   // fingerprint); without them, starts afresh. Rows past the last job the
   // progress file counts (a run killed between the two writes) are dropped.
-  static config::Loaded<SweepJournal> resume(const workloads::SweepSpec& spec,
+  static config::Loaded<SweepJournal> resume(const workloads::SweepSpec& spec, JobColumn job_column,
                                              std::filesystem::path csv_path,
                                              std::string fingerprint);
 
@@ -43,19 +44,20 @@ class SweepJournal {
 
   // Writes a finished job's rows, then counts it; what went wrong, if anything.
   std::optional<std::string> add(const workloads::SweepJobRuns& job);
-  // Moves the complete CSV into place and removes the progress file.
-  std::optional<std::string> finish();
+  // Appends `last_line` (a shard's closing line; may be empty), moves the
+  // complete CSV into place and removes the progress file.
+  std::optional<std::string> finish(const std::string& last_line = "");
 
   std::filesystem::path partial_path() const;
   std::filesystem::path progress_path() const;
 
  private:
-  SweepJournal(const workloads::SweepSpec& spec, std::filesystem::path csv_path,
-               std::string fingerprint)
+  SweepJournal(const workloads::SweepSpec& spec, JobColumn job_column,
+               std::filesystem::path csv_path, std::string fingerprint)
       : spec_(&spec),
         csv_path_(std::move(csv_path)),
         fingerprint_(std::move(fingerprint)),
-        table_(spec) {}
+        table_(spec, job_column) {}
   std::optional<std::string> write_all() const;
 
   const workloads::SweepSpec* spec_;

@@ -288,7 +288,7 @@ class PointReader {
           problems.add(problem.where, problem.key_path, problem.message);
       }
       if (workload.ok() && spec != nullptr) {
-        spec_.jobs.push_back({point, std::move(*workload.value), hardware_index.value_or(0)});
+        spec_.jobs.push_back({0, point, std::move(*workload.value), hardware_index.value_or(0)});
       }
     }
   }
@@ -353,6 +353,7 @@ config::Loaded<SweepSpec> read_sweep(const std::optional<YAML::Node>& root, cons
           points.read_points(schedules);
           spec.hardware = std::move(points).take_hardware();
         }
+        for (std::size_t job = 0; job < spec.jobs.size(); ++job) spec.jobs[job].number = job;
         for (const PointSchedule& schedule : schedules) spec.schedules.push_back(schedule.name);
         if (spec.schedules.empty() && !spec.jobs.empty()) {
           spec.schedules.push_back(workload_series(spec.jobs.front().workload));

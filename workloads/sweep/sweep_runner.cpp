@@ -119,6 +119,7 @@ std::string sweep_run_series(const SweepJob& job, const std::string& run_schedul
 void SweepResult::add(const SweepJobRuns& job, std::size_t point) {
   for (std::size_t i = 0; i < job.runs.size(); ++i) {
     runs.push_back(job.runs[i]);
+    run_jobs.push_back(job.job);
     run_points.push_back(point);
     run_series.push_back(job.series[i]);
   }

@@ -51,6 +51,7 @@ struct SweepRunOptions {
 // The runs of the jobs from first_job on, in job order.
 struct SweepResult {
   std::vector<RunSummary> runs;
+  std::vector<std::size_t> run_jobs;    // the job of each run (an index into SweepSpec::jobs)
   std::vector<std::size_t> run_points;  // the grid point of each run
   std::vector<std::string> run_series;
   std::size_t jobs_done = 0;  // first_job plus the jobs handed on

@@ -57,6 +57,7 @@ enum class PlotMetric { time_us, tflops };
 
 // One simulation of the sweep: a point of the grid with one schedule.
 struct SweepJob {
+  std::size_t number = 0;    // its place among the whole sweep's jobs, kept in a shard's share
   std::size_t point = 0;     // index into the grid, first axis outermost
   Workload workload;         // with the point's values and schedule applied
   std::size_t hardware = 0;  // index into SweepSpec::hardware

@@ -7,12 +7,14 @@
 
 Every function runs the same code as the `tilesim` command (in-process), so
 inputs are checked the same way; a bad input raises `tilesim.InputError` whose
-`problems` list each file, line, column, key and message.
+`problems` list each file, line, column, key and message. Each command's
+output files are keyword arguments named after its options (`svg=`, `csv=`,
+`json=`, `html=`, `trace=`, `timeline=`); `max_events=` is `--max-events`.
 """
 
-import csv
+import csv as _csv
 import io
-import json
+import json as _json
 import os
 import pathlib
 import re
@@ -20,8 +22,8 @@ import tempfile
 
 from . import _tilesim
 
-__all__ = ["InputError", "Problem", "simulate", "explain", "sweep", "compare", "validate",
-           "version", "run"]
+__all__ = ["InputError", "Problem", "Stopped", "simulate", "explain", "sweep", "merge_sweep",
+           "compare", "roofline", "hierarchy", "validate", "schema", "version", "run"]
 
 
 class Problem:
@@ -43,6 +45,17 @@ class InputError(ValueError):
         self.exit_status = exit_status
 
 
+class Stopped(RuntimeError):
+    """A sweep stopped before its last point (`stop_after=`, or a signal): exit status 130.
+
+    Its finished rows are kept in `csv`'s PATH.partial; `resume=True` continues."""
+
+    def __init__(self, message, exit_status):
+        super().__init__(message)
+        self.exit_status = exit_status
+
+
+_EXIT_STOPPED = 130
 _DIAGNOSTIC = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<column>\d+): error: (?P<rest>.*)$")
 
 
@@ -80,6 +93,8 @@ def run(*arguments, input_names=None):
     finally:
         if environment_set:
             del os.environ["TILESIM_CONFIG_DIR"]
+    if status == _EXIT_STOPPED:
+        raise Stopped(err.strip(), status)
     if status != 0:
         for path, name in names.items():
             err = err.replace(path, name)
@@ -88,12 +103,18 @@ def run(*arguments, input_names=None):
     return out
 
 
-def _options(hw, set, html=None):
-    options = ["--html", os.fspath(html)] if html is not None else []
+def _options(hw=None, set=None, max_events=None, **outputs):
+    """Command-line options: --hw, --set, --max-events and one per output path given."""
+    options = []
+    for name, path in outputs.items():
+        if path is not None:
+            options += [f"--{name}", os.fspath(path)]
     if hw is not None:
-        options += ["--hw", str(hw)]
+        options += ["--hw", os.fspath(hw)]
     for key, value in (set or {}).items():
         options += ["--set", f"{key}={value}"]
+    if max_events is not None:
+        options += ["--max-events", repr(float(max_events))]
     return options
 
 
@@ -108,7 +129,7 @@ class _InputFile:
             self.directory = tempfile.TemporaryDirectory(prefix="tilesim-")
             path = os.path.join(self.directory.name, f"{self.what}.yaml")
             with open(path, "w", encoding="utf-8") as file:
-                json.dump(self.source, file, indent=1)
+                _json.dump(self.source, file, indent=1)
             return path, {path: f"<{self.what} dict>"}
         if isinstance(self.source, (str, os.PathLike)):
             return os.fspath(self.source), {}
@@ -140,47 +161,126 @@ def _number(text):
     return text
 
 
-def simulate(study, hw=None, set=None, html=None):
+def simulate(study, hw=None, set=None, html=None, json=None, csv=None, trace=None, timeline=None,
+             explain=False, max_events=None):
     """Simulates every workload of a study (a YAML path or a dict with its keys).
 
     Returns one dict per workload run (`tilesim simulate --json`'s `results`,
     nested maps flattened to dotted keys; `kernels` stays a list of dicts).
-    `html=PATH` also writes the HTML report."""
+    `html=`, `json=`, `csv=`, `trace=` and `timeline=` also write those files;
+    `explain=True` adds each run's explanation under `explain`."""
+    outputs = {"html": html, "csv": csv, "trace": trace, "timeline": timeline}
     with _InputFile(study, "study") as (path, names):
-        out = run("simulate", path, "--json", "-", *_options(hw, set, html), input_names=names)
-    return [_flatten(item) for item in json.loads(out)["results"]]
+        out = run("simulate", path, "--json", "-", *(["--explain"] if explain else []),
+                  *_options(hw, set, max_events, **outputs), input_names=names)
+    if json is not None:
+        _write_text(json, out)
+    return [_flatten(item) for item in _json.loads(out)["results"]]
 
 
-def explain(study, hw=None, set=None):
+def explain(study, hw=None, set=None, json=None):
     """Explains every workload of a study: `tilesim explain --json`'s `explanations`
     (time by cause, roofline position, verdict, re-simulated what-ifs)."""
     with _InputFile(study, "study") as (path, names):
         out = run("explain", path, "--json", "-", *_options(hw, set), input_names=names)
-    return json.loads(out)["explanations"]
+    if json is not None:
+        _write_text(json, out)
+    return _json.loads(out)["explanations"]
 
 
-def sweep(sweep, hw=None, set=None, jobs=1, html=None):
-    """Runs a sweep (a YAML path or a dict); returns its CSV rows as dicts."""
-    with _InputFile(sweep, "sweep") as (path, names):
-        out = run("sweep", path, "--csv", "-", "-j", jobs, *_options(hw, set, html),
-                  input_names=names)
+def _write_text(path, text):
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(text)
+
+
+def _csv_rows(text):
+    """CSV rows as dicts with numbers converted; a shard's closing `#` line is left out."""
+    lines = [line for line in text.splitlines(keepends=True) if not line.startswith("#")]
     return [{key: _number(value) for key, value in row.items()}
-            for row in csv.DictReader(io.StringIO(out))]
+            for row in _csv.DictReader(io.StringIO("".join(lines)))]
 
 
-def compare(measured, hw=None, html=None):
-    """Re-simulates every row of a measurement CSV; returns `tilesim compare --json`."""
+def _shard_text(shard):
+    if isinstance(shard, str):
+        return shard
+    index, count = shard
+    return f"{index}/{count}"
+
+
+def sweep(sweep, hw=None, set=None, jobs=1, html=None, svg=None, csv=None, resume=False,
+          stop_after=None, shard=None, max_events=None):
+    """Runs a sweep (a YAML path or a dict); returns its CSV rows as dicts.
+
+    `csv=PATH` keeps the rows in PATH as they finish, so that `resume=True`
+    continues a sweep stopped by `stop_after=N` (which raises `Stopped`).
+    `shard=(i, n)` runs only shard i of n (docs/sweeps.md): its rows carry a
+    `job` column, and `merge_sweep` joins the files of all n shards."""
+    options = ["-j", jobs, "--csv", "-" if csv is None else os.fspath(csv)]
+    if resume:
+        options.append("--resume")
+    if stop_after is not None:
+        options += ["--stop-after", stop_after]
+    if shard is not None:
+        options += ["--shard", _shard_text(shard)]
+    with _InputFile(sweep, "sweep") as (path, names):
+        out = run("sweep", path, *options, *_options(hw, set, max_events, html=html, svg=svg),
+                  input_names=names)
+    if csv is not None:
+        with open(csv, encoding="utf-8") as file:
+            out = file.read()
+    return _csv_rows(out)
+
+
+def merge_sweep(sweep, shards, hw=None, set=None, html=None, svg=None, csv=None):
+    """Joins the CSV files of all shards of a sweep (`sweep(..., shard=(i, n), csv=PATH)`)
+    into what one run gives: returns its rows, and writes `csv=`, `svg=`, `html=`
+    with the bytes of an unsharded run. Give the sweep, `hw` and `set` of the shards."""
+    with _InputFile(sweep, "sweep") as (path, names):
+        out = run("sweep", path, "--merge", *[os.fspath(shard) for shard in shards],
+                  "--csv", "-" if csv is None else os.fspath(csv),
+                  *_options(hw, set, html=html, svg=svg), input_names=names)
+    if csv is not None:
+        with open(csv, encoding="utf-8") as file:
+            out = file.read()
+    return _csv_rows(out)
+
+
+def compare(measured, hw=None, html=None, json=None, svg=None, max_events=None):
+    """Re-simulates every row of a measurement CSV; returns `tilesim compare --json`.
+    `svg=` writes the predicted-vs-measured scatter, `json=` and `html=` those reports."""
     with tempfile.TemporaryDirectory(prefix="tilesim-") as directory:
-        report = os.path.join(directory, "compare.json")
-        options = _options(hw, None, html)
-        run("compare", "--measured", os.fspath(measured), "--json", report, *options)
+        report = os.path.join(directory, "compare.json") if json is None else os.fspath(json)
+        run("compare", "--measured", os.fspath(measured), "--json", report,
+            *_options(hw, None, max_events, html=html, svg=svg))
         with open(report, encoding="utf-8") as file:
-            return json.load(file)
+            return _json.load(file)
 
 
-def validate(*paths):
-    """Checks hardware, study or sweep YAML files; raises InputError listing every problem."""
-    run("validate", *[os.fspath(path) for path in paths])
+def roofline(study, svg, measured=None, hw=None, set=None):
+    """Draws the study's workloads (and `measured` rows) on the GPU's roofline into
+    `svg`; returns the command's summary ("5 workloads on the h100_sxm roofline")."""
+    with _InputFile(study, "study") as (path, names):
+        out = run("roofline", path, *_options(hw, set, svg=svg, measured=measured),
+                  input_names=names)
+    return out.strip().partition(": ")[2]
+
+
+def hierarchy(hw=None, set=None, svg=None):
+    """The memory hierarchy of a hardware file (default h100_sxm): capacity,
+    bandwidth and latency per level, as the table `tilesim hierarchy` prints;
+    `svg=` also draws it."""
+    return run("hierarchy", *_options(hw, set, svg=svg))
+
+
+def validate(*paths, max_events=None):
+    """Checks hardware, study or sweep YAML files; raises InputError listing every problem.
+    Returns the command's report, a line per file ("...: ok (study: 5 workloads on h100_sxm)")."""
+    return run("validate", *[os.fspath(path) for path in paths], *_options(max_events=max_events))
+
+
+def schema():
+    """The reference of every hardware, study and sweep key, in Markdown (docs/config.md)."""
+    return run("schema")
 
 
 def version():

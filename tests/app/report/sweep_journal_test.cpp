@@ -64,7 +64,7 @@ class SweepJournalTest : public ::testing::Test {
   std::string whole_csv() const {
     SweepCsvTable table(spec_);
     for (const workloads::SweepJobRuns& job : jobs_) {
-      for (const workloads::RunSummary& run : job.runs) table.add(run, spec_.jobs[job.job].point);
+      for (const workloads::RunSummary& run : job.runs) table.add(run, spec_.jobs[job.job]);
     }
     return table.text();
   }
@@ -76,21 +76,21 @@ class SweepJournalTest : public ::testing::Test {
 
 TEST_F(SweepJournalTest, TheCsvReadBackGivesTheSameRowsAndBytes) {
   const std::string text = whole_csv();
-  std::vector<std::size_t> points;
+  std::vector<std::size_t> row_jobs;
   for (const workloads::SweepJobRuns& job : jobs_) {
-    points.insert(points.end(), job.runs.size(), spec_.jobs[job.job].point);
+    row_jobs.insert(row_jobs.end(), job.runs.size(), job.job);
   }
-  const auto runs = SweepCsvTable::read(spec_, text, "x.csv", points);
+  const auto runs = SweepCsvTable::read(spec_, JobColumn::no, text, "x.csv", row_jobs);
   ASSERT_TRUE(runs.ok()) << runs.diagnostics.format();
   SweepCsvTable again(spec_);
   for (std::size_t row = 0; row < runs.value->size(); ++row) {
-    again.add((*runs.value)[row], points[row]);
+    again.add((*runs.value)[row], spec_.jobs[row_jobs[row]]);
   }
   EXPECT_EQ(again.text(), text);
 }
 
 TEST_F(SweepJournalTest, ARowOfAnotherPointIsNotReadBack) {
-  const auto runs = SweepCsvTable::read(spec_, whole_csv(), "x.csv", {1});
+  const auto runs = SweepCsvTable::read(spec_, JobColumn::no, whole_csv(), "x.csv", {2});
   ASSERT_FALSE(runs.ok());
   EXPECT_EQ(runs.diagnostics.items().front().where.line, 2);
   EXPECT_NE(runs.diagnostics.format().find("not a row of this sweep's point gemm.n = 512"),
@@ -102,7 +102,7 @@ TEST_F(SweepJournalTest, StoppedAfterTwoJobsResumesWithThemAndFinishesTheSameByt
   ASSERT_EQ(jobs_.size(), 4u);
   const std::filesystem::path csv = dir_ / "sweep.csv";
   {
-    auto journal = SweepJournal::start(spec_, csv, "fingerprint");
+    auto journal = SweepJournal::start(spec_, JobColumn::no, csv, "fingerprint");
     ASSERT_TRUE(journal.ok()) << journal.diagnostics.format();
     ASSERT_FALSE(journal.value->add(jobs_[0]));
     ASSERT_FALSE(journal.value->add(jobs_[1]));  // brings the `splits` column
@@ -112,7 +112,7 @@ TEST_F(SweepJournalTest, StoppedAfterTwoJobsResumesWithThemAndFinishesTheSameByt
   std::ofstream(dir_ / "sweep.csv.partial", std::ios::app) << "512,point,gemm,data_par";
   std::ofstream(dir_ / "sweep.csv.progress", std::ios::app) << "1";
 
-  auto resumed = SweepJournal::resume(spec_, csv, "fingerprint");
+  auto resumed = SweepJournal::resume(spec_, JobColumn::no, csv, "fingerprint");
   ASSERT_TRUE(resumed.ok()) << resumed.diagnostics.format();
   ASSERT_EQ(resumed.value->jobs_done(), 2u);
   EXPECT_EQ(resumed.value->done()[1].runs.size(), jobs_[1].runs.size());
@@ -127,16 +127,16 @@ TEST_F(SweepJournalTest, StoppedAfterTwoJobsResumesWithThemAndFinishesTheSameByt
 
 TEST_F(SweepJournalTest, AnotherSweepsProgressIsNotResumed) {
   const std::filesystem::path csv = dir_ / "sweep.csv";
-  auto journal = SweepJournal::start(spec_, csv, "fingerprint");
+  auto journal = SweepJournal::start(spec_, JobColumn::no, csv, "fingerprint");
   ASSERT_TRUE(journal.ok());
   ASSERT_FALSE(journal.value->add(jobs_[0]));
-  const auto resumed = SweepJournal::resume(spec_, csv, "another fingerprint");
+  const auto resumed = SweepJournal::resume(spec_, JobColumn::no, csv, "another fingerprint");
   ASSERT_FALSE(resumed.ok());
   EXPECT_NE(resumed.diagnostics.format().find("not the progress of this sweep"), std::string::npos);
 }
 
 TEST_F(SweepJournalTest, WithoutProgressResumingStartsAfresh) {
-  auto resumed = SweepJournal::resume(spec_, dir_ / "sweep.csv", "fingerprint");
+  auto resumed = SweepJournal::resume(spec_, JobColumn::no, dir_ / "sweep.csv", "fingerprint");
   ASSERT_TRUE(resumed.ok()) << resumed.diagnostics.format();
   EXPECT_EQ(resumed.value->jobs_done(), 0u);
 }
