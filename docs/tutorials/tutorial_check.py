@@ -95,16 +95,21 @@ class Runner:
         if not words or words[0] != "tilesim":
             raise Problem(f"a command must start with `tilesim`: `{command}`")
         argv = [self.tilesim]
+        placed = {}  # where an output went -> the path the command names
         for i, word in enumerate(words[1:], start=1):
-            previous = words[i - 1]
-            if previous in OUTPUT_OPTIONS and word != "-":
-                word = self.place_output(word)
+            if words[i - 1] in OUTPUT_OPTIONS and word != "-":
+                written = self.place_output(word)
+                placed[written] = word
+                word = written
             argv.append(word)
         done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
         if done.returncode != 0:
             raise Problem(f"`{command}` exited with {done.returncode}:\n{done.stderr}")
-        self.outputs[command] = done.stdout
-        return done.stdout
+        output = done.stdout
+        for written, named in placed.items():  # the output names the path the reader typed
+            output = output.replace(written, named)
+        self.outputs[command] = output
+        return output
 
     def place_output(self, path):
         if not path.startswith("docs/") or self.update:
