@@ -112,11 +112,13 @@ class Runner:
         return output
 
     def place_output(self, path):
-        if not path.startswith("docs/") or self.update:
-            if path.startswith("docs/"):
-                os.makedirs(os.path.join(ROOT, os.path.dirname(path)), exist_ok=True)
-                return path
+        """Where an output file goes: a picture under docs/ in place (update) or to scratch
+        for comparison with its committed copy (check); any other file to scratch."""
+        if not path.startswith("docs/"):
             return os.path.join(self.scratch, os.path.basename(path))
+        if self.update:
+            os.makedirs(os.path.join(ROOT, os.path.dirname(path)), exist_ok=True)
+            return path
         written = os.path.join(self.scratch, path.replace("/", "_"))
         self.artifacts[path] = written
         return written
@@ -133,7 +135,7 @@ def evaluate(expression, names):
         if not isinstance(node, allowed):
             raise Problem(f"`{expression}`: only arithmetic over `let` names is allowed")
         if isinstance(node, ast.Name) and node.id not in names and node.id not in ("abs", "min", "max"):
-            raise Problem(f"`{expression}`: no `let {node.id}` in this file")
+            raise Problem(f"`{expression}`: no value for `{node.id}` (its `let` is missing, or failed above)")
     return eval(compile(tree, "<check>", "eval"), {"__builtins__": {}, "abs": abs, "min": min, "max": max},
                 dict(names))
 
@@ -201,7 +203,10 @@ def process(path, runner, update):
             name, pattern = let.groups()
             if last is None:
                 raise Problem(f"{path}:{i + 1}: `let {name}` has no command above it")
-            found = re.search(pattern, last[2], re.MULTILINE)
+            try:
+                found = re.search(pattern, last[2], re.MULTILINE)
+            except re.error as error:
+                raise Problem(f"{path}:{i + 1}: let {name}: /{pattern}/: {error}") from None
             if not found or found.re.groups != 1:
                 problems.append(Unfixable(f"{path}:{i + 1}: let {name}: /{pattern}/ (one group) "
                                           f"matches nothing in the output of `{last[1]}` (line {last[0]})"))
@@ -216,10 +221,8 @@ def process(path, runner, update):
             shown, expression, tolerance = match.groups()
             try:
                 value = evaluate(expression, names)
-            except Problem as error:
+            except Exception as error:  # a Problem, or arithmetic such as a division by zero
                 problems.append(Unfixable(f"{path}:{number}: {error}"))
-                return match.group(0)
-            except Exception:  # a name whose `let` failed is reported there
                 return match.group(0)
             expected = format_like(value, shown)
             if tolerance is None:
