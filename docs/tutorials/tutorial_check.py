@@ -5,7 +5,7 @@
     tutorial_check.py update [--tilesim PATH] [FILE.md...] # rewrite quotes, numbers, pictures
 
 Run from anywhere; commands run in the repository root. Without FILE.md,
-`update` takes every docs/tutorials/*.md. What it reads in a tutorial:
+both take every docs/tutorials/[0-9]*.md. What it reads in a tutorial:
 
 * A fenced block whose info string is `console tilesim-check`: its first line
   is `$ tilesim ARGS...`, the command; every other line (except `...` and blank
@@ -266,7 +266,8 @@ def main():
     update = args.mode == "update"
     files = args.files or sorted(
         os.path.join("docs", "tutorials", name)
-        for name in os.listdir(os.path.join(ROOT, "docs", "tutorials")) if name.endswith(".md"))
+        for name in os.listdir(os.path.join(ROOT, "docs", "tutorials"))
+        if name[0].isdigit() and name.endswith(".md"))  # not README.md, which shows the markup
     files = [os.path.relpath(os.path.abspath(f), ROOT) if os.path.isabs(f) else f for f in files]
     runner = Runner(os.path.abspath(args.tilesim), update)
     problems = []
