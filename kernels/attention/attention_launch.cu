@@ -16,6 +16,8 @@ std::optional<std::string> attention_launch_error(AttentionVariant variant,
       return unfused_problem_error(problem);
     case AttentionVariant::flash:
       return flash_problem_error(problem);
+    case AttentionVariant::flash_wgmma:
+      return flash_wgmma_problem_error(problem);
     case AttentionVariant::flash_decoding:
       return flash_decoding_problem_error(problem);
     case AttentionVariant::paged_v1:
@@ -39,6 +41,8 @@ AttentionWorkspaceSize attention_workspace_size(AttentionVariant variant,
       return unfused_workspace_size(problem);
     case AttentionVariant::flash:
       return flash_workspace_size(problem);
+    case AttentionVariant::flash_wgmma:
+      return flash_wgmma_workspace_size(problem);
     case AttentionVariant::flash_decoding:
       return flash_decoding_workspace_size(problem);
     case AttentionVariant::paged_v1:
@@ -62,6 +66,8 @@ int launch_attention(AttentionVariant variant, const AttentionProblem& problem,
       return launch_unfused(problem, tensors, workspace, stream);
     case AttentionVariant::flash:
       return launch_flash(problem, tensors, workspace, stream);
+    case AttentionVariant::flash_wgmma:
+      return launch_flash_wgmma(problem, tensors, workspace, stream);
     case AttentionVariant::flash_decoding:
       return launch_flash_decoding(problem, tensors, workspace, stream);
     case AttentionVariant::paged_v1:

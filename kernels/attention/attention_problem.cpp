@@ -15,9 +15,10 @@ struct VariantName {
   AttentionVariant variant;
   std::string_view name;
 };
-constexpr std::array<VariantName, 6> kVariantNames = {{
+constexpr std::array<VariantName, 7> kVariantNames = {{
     {AttentionVariant::unfused, "unfused"},
     {AttentionVariant::flash, "flash"},
+    {AttentionVariant::flash_wgmma, "flash_wgmma"},
     {AttentionVariant::flash_decoding, "flash_decoding"},
     {AttentionVariant::paged_v1, "paged_v1"},
     {AttentionVariant::paged_v2, "paged_v2"},
@@ -59,6 +60,14 @@ std::string_view to_string(AttentionVariant variant) {
     if (entry.variant == variant) return entry.name;
   }
   return "unknown";
+}
+
+std::string_view study_variant(AttentionVariant variant) {
+  return variant == AttentionVariant::flash_wgmma ? "flash" : to_string(variant);
+}
+
+std::string_view kernel_profile(AttentionVariant variant) {
+  return variant == AttentionVariant::flash_wgmma ? "tilesim_ref_wgmma" : "tilesim_ref";
 }
 
 std::int64_t AttentionProblem::total_kv() const {

@@ -28,10 +28,12 @@
 
 namespace tilesim::kernels {
 
-// The study YAML's `variant:` values that have a reference kernel.
+// The reference kernels, by the study YAML's `variant:` they implement
+// (flash_wgmma implements `flash` with `kernel: tilesim_ref_wgmma`).
 enum class AttentionVariant {
   unfused,          // S = Q K^T (tensor cores) -> HBM; softmax kernel -> P in HBM; O = P V
   flash,            // FA2-class: query-block CTAs, online softmax, mma.sync, cp.async
+  flash_wgmma,      // FA3-class flash: TMA, wgmma, warp-specialized, softmax under the GEMMs
   flash_decoding,   // split-KV: (sequence, kv head, split) CTAs + log-sum-exp combine kernel
   paged_v1,         // paged KV cache, one CTA per (sequence, kv head), no split
   paged_v2,         // paged KV cache, fixed-size partitions + reduce kernel
@@ -39,6 +41,10 @@ enum class AttentionVariant {
 };
 std::optional<AttentionVariant> parse_attention_variant(std::string_view name);
 std::string_view to_string(AttentionVariant variant);
+// The study's `variant:` and `kernel:` a reference kernel is measured as
+// (flash_wgmma: `flash`, `tilesim_ref_wgmma`; the others: their name, `tilesim_ref`).
+std::string_view study_variant(AttentionVariant variant);
+std::string_view kernel_profile(AttentionVariant variant);
 
 struct AttentionProblem {
   int batch = 1;

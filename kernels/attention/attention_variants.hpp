@@ -28,6 +28,12 @@ AttentionWorkspaceSize flash_workspace_size(const AttentionProblem& problem);
 int launch_flash(const AttentionProblem& problem, const AttentionTensors& tensors, void* workspace,
                  cudaStream_t stream);
 
+// flash_forward_wgmma.cu
+std::optional<std::string> flash_wgmma_problem_error(const AttentionProblem& problem);
+AttentionWorkspaceSize flash_wgmma_workspace_size(const AttentionProblem& problem);
+int launch_flash_wgmma(const AttentionProblem& problem, const AttentionTensors& tensors,
+                       void* workspace, cudaStream_t stream);
+
 // decode/flash_decoding.cu
 std::optional<std::string> flash_decoding_problem_error(const AttentionProblem& problem);
 AttentionWorkspaceSize flash_decoding_workspace_size(const AttentionProblem& problem);

@@ -12,7 +12,9 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/attention/flash_block_order.cuh"
 #include "kernels/attention/flash_forward_params.hpp"
+#include "kernels/attention/flash_numerics.cuh"
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/gemm/ptx_primitives.cuh"
 
@@ -48,25 +50,6 @@ struct FlashTraits {
 template <int kRowBytes>
 __device__ __forceinline__ std::uint32_t swizzled(int row, int chunk) {
   return static_cast<std::uint32_t>(row * kRowBytes + ((chunk ^ (row & 7)) << 4));
-}
-
-__device__ __forceinline__ float exp2_approx(float x) {
-  float y;
-  asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
-  return y;
-}
-
-template <typename Element>
-__device__ __forceinline__ std::uint32_t pack(float lo, float hi);
-template <>
-__device__ __forceinline__ std::uint32_t pack<__nv_bfloat16>(float lo, float hi) {
-  const __nv_bfloat162 pair = __floats2bfloat162_rn(lo, hi);
-  return *reinterpret_cast<const std::uint32_t*>(&pair);
-}
-template <>
-__device__ __forceinline__ std::uint32_t pack<__half>(float lo, float hi) {
-  const __half2 pair = __floats2half2_rn(lo, hi);
-  return *reinterpret_cast<const std::uint32_t*>(&pair);
 }
 
 // Thread t copies 16-byte chunk t % kChunks of rows t / kChunks + i * kRowStep
@@ -264,9 +247,6 @@ __device__ __forceinline__ void attend_block(WarpState<kHeadDim>& state,
   }
 }
 
-// Causal CTAs are ordered heaviest first within groups of this many heads.
-constexpr int kHeadGroup = 8;
-
 // flash_forward_kernel
 //   grid: (ceil(q_len / 128) query blocks x heads, 1, batch); block: 128 threads (4 warps).
 //   CTA: 128 queries of one head of one sequence. Loads Q once, then walks its
@@ -284,18 +264,9 @@ __global__ void __launch_bounds__(FlashTraits<kHeadDim>::kThreads, 2)
   const int warp = static_cast<int>(threadIdx.x) / 32;
   const int m_blocks = (params.q_len + T::kBlockM - 1) / T::kBlockM;
   const int linear = static_cast<int>(blockIdx.x);
-  int m_block = linear % m_blocks;
-  int head = linear / m_blocks;
-  if (params.causal) {
-    // Heaviest first (LPT): within groups of kHeadGroup heads, every head's last
-    // query block, then every head's second-to-last, ...; the groups keep the
-    // K/V that CTAs running together read to a few heads, so it stays in L2.
-    const int group = linear / (kHeadGroup * m_blocks);
-    const int in_group = linear % (kHeadGroup * m_blocks);
-    const int group_heads = min(kHeadGroup, params.heads - group * kHeadGroup);
-    m_block = m_blocks - 1 - in_group / group_heads;
-    head = group * kHeadGroup + in_group % group_heads;
-  }
+  const QueryBlock block = query_block_of(linear, m_blocks, params.heads, params.causal);
+  const int m_block = block.m_block;
+  const int head = block.head;
   const int b = static_cast<int>(blockIdx.z);
   const int kv_head = head / (params.heads / params.kv_heads);
   const int q_len = params.q_len;

@@ -1,7 +1,6 @@
 // The flash variant's launcher: one FA2-class kernel launch
 // (flash_forward_kernel.cuh), no workspace.
 
-#include <cmath>
 #include <stdexcept>
 
 #include "kernels/attention/attention_variants.hpp"
@@ -33,19 +32,7 @@ AttentionWorkspaceSize flash_workspace_size(const AttentionProblem&) {
 int launch_flash(const AttentionProblem& problem, const AttentionTensors& tensors, void*,
                  cudaStream_t stream) {
   if (const auto error = flash_problem_error(problem)) throw std::invalid_argument(*error);
-  FlashForwardParams params;
-  params.q = tensors.q;
-  params.k = tensors.k;
-  params.v = tensors.v;
-  params.o = tensors.o;
-  params.kv_starts = tensors.kv_starts;
-  params.kv_lens = tensors.kv_lens;
-  params.batch = problem.batch;
-  params.q_len = problem.q_len;
-  params.heads = problem.heads;
-  params.kv_heads = problem.kv_heads;
-  params.causal = problem.causal;
-  params.scale_log2 = static_cast<float>(1.4426950408889634 / std::sqrt(double(problem.head_dim)));
+  const FlashForwardParams params = make_flash_forward_params(problem, tensors);
   if (problem.head_dim == 64) {
     launch_flash_forward<64>(params, problem.dtype, stream);
   } else {

@@ -20,17 +20,28 @@ std::variant<AttentionCase, AttentionCaseError> make_attention_case(
         "(library attention kernels are measured through PyTorch SDPA); set `kernel: "
         "tilesim_ref` to time the reference kernels"};
   }
-  if (workload.kernel != "tilesim_ref") {
+  if (workload.kernel != "tilesim_ref" && workload.kernel != "tilesim_ref_wgmma") {
     return AttentionCaseError{workload.where,
                               fmt::format("kernel `{}` has no attention implementation in "
-                                          "tilesim-measure; measurable: tilesim_ref",
+                                          "tilesim-measure; measurable: tilesim_ref, "
+                                          "tilesim_ref_wgmma (variant flash)",
                                           workload.kernel)};
   }
-  const auto variant = kernels::parse_attention_variant(workload.variant);
-  if (!variant) {
+  auto variant = kernels::parse_attention_variant(workload.variant);
+  if (!variant || *variant == kernels::AttentionVariant::flash_wgmma) {
     return AttentionCaseError{
         workload.variant_where,
         fmt::format("variant `{}` has no reference kernel", workload.variant)};
+  }
+  if (workload.kernel == "tilesim_ref_wgmma") {
+    if (*variant != kernels::AttentionVariant::flash) {
+      return AttentionCaseError{
+          workload.variant_where,
+          fmt::format("kernel tilesim_ref_wgmma (the FA3-class Hopper kernel) runs variant "
+                      "flash only, not `{}`",
+                      workload.variant)};
+    }
+    variant = kernels::AttentionVariant::flash_wgmma;
   }
   const workloads::AttentionShape& shape = workload.shape;
   AttentionCase item;
@@ -63,7 +74,8 @@ std::variant<AttentionCase, AttentionCaseError> make_attention_case(
   }
   if (const auto error = kernels::attention_launch_error(*variant, problem)) {
     return AttentionCaseError{
-        workload.where, fmt::format("tilesim_ref {} cannot run it: {}", workload.variant, *error)};
+        workload.where,
+        fmt::format("{} {} cannot run it: {}", workload.kernel, workload.variant, *error)};
   }
   return item;
 }

@@ -14,7 +14,7 @@ namespace tilesim::measure {
 
 struct AttentionCase {
   std::string name;
-  std::string kernel;  // the study's kernel profile name (tilesim_ref)
+  std::string kernel;  // the study's kernel profile name (tilesim_ref, tilesim_ref_wgmma)
   kernels::AttentionVariant variant = kernels::AttentionVariant::flash;
   kernels::AttentionProblem problem;
 };
@@ -24,8 +24,9 @@ struct AttentionCaseError {
   std::string message;
 };
 
-// `kernel: tilesim_ref` with a variant that has a reference kernel and a shape
-// in its domain; `variant: compare` and `kernel: library` are refused.
+// `kernel: tilesim_ref` with a variant that has a reference kernel, or `kernel:
+// tilesim_ref_wgmma` with `variant: flash` (the FA3-class kernel, flash_wgmma),
+// and a shape in its domain; `variant: compare` and `kernel: library` are refused.
 std::variant<AttentionCase, AttentionCaseError> make_attention_case(
     const workloads::AttentionWorkload& workload);
 

@@ -83,7 +83,7 @@ std::map<std::string, std::string> attention_cells(const MeasuredAttentionRow& r
   return {
       {"name", row.attention.name},
       {"kernel", row.attention.kernel},
-      {"variant", std::string(kernels::to_string(row.attention.variant))},
+      {"variant", std::string(kernels::study_variant(row.attention.variant))},
       {"batch", std::to_string(problem.batch)},
       {"heads", std::to_string(problem.heads)},
       {"kv_heads", std::to_string(problem.kv_heads)},
@@ -279,8 +279,12 @@ nlohmann::json row_json(const MeasuredAttentionRow& row) {
   json["workspace_bytes"] = m.workspace_bytes;
   json["useful_flops"] = problem.useful_flops();
   json["min_bytes"] = problem.min_bytes();
-  if (row.attention.variant == kernels::AttentionVariant::flash) {
-    const kernels::FlashForwardTile tile = kernels::flash_forward_tile(problem.head_dim);
+  if (row.attention.variant == kernels::AttentionVariant::flash ||
+      row.attention.variant == kernels::AttentionVariant::flash_wgmma) {
+    const kernels::FlashForwardTile tile =
+        row.attention.variant == kernels::AttentionVariant::flash
+            ? kernels::flash_forward_tile(problem.head_dim)
+            : kernels::flash_forward_wgmma_tile(problem.head_dim);
     json["tile"] = {{"block_m", tile.block_m},
                     {"block_n", tile.block_n},
                     {"warps", tile.warps},

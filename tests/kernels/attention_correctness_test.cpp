@@ -126,8 +126,8 @@ int main(int argc, char** argv) {
       only = argv[++i];
       if (!tk::parse_attention_variant(only)) {
         std::fprintf(stderr,
-                     "unknown variant %s (unfused, flash, flash_decoding, paged_v1, paged_v2, "
-                     "stream_k_decode)\n",
+                     "unknown variant %s (unfused, flash, flash_wgmma, flash_decoding, paged_v1, "
+                     "paged_v2, stream_k_decode)\n",
                      only.c_str());
         return 2;
       }

@@ -1,7 +1,7 @@
-// Prefill cases of tilesim-attention-check: every shape runs on unfused and
-// flash. Lengths are mostly multiples of no tile (flash: 128 queries x 64 or
-// 128 keys), both types, both head sizes, MHA, GQA 4 and 8, MQA, causal with
-// q_len < kv_len (bottom-right aligned), variable-length batches.
+// Prefill cases of tilesim-attention-check: every shape runs on unfused,
+// flash and flash_wgmma. Lengths are mostly multiples of no tile (flash: 128
+// queries x 32 or 64 keys; flash_wgmma: 128 x 128), both types, both head sizes, MHA, GQA 4 and 8,
+// MQA, causal with q_len < kv_len (bottom-right aligned), variable-length batches.
 
 #include "tests/kernels/attention_check_cases.hpp"
 
@@ -54,7 +54,8 @@ std::vector<CheckCase> prefill_check_cases() {
        false},
   };
   std::vector<CheckCase> cases;
-  for (const AttentionVariant variant : {AttentionVariant::unfused, AttentionVariant::flash}) {
+  for (const AttentionVariant variant :
+       {AttentionVariant::unfused, AttentionVariant::flash, AttentionVariant::flash_wgmma}) {
     for (const Shape& shape : shapes)
       cases.push_back({variant, shape.problem, shape.why, shape.small});
   }
