@@ -99,6 +99,27 @@ TEST(AttentionCase, RefusesCompareAtTheVariantAndLibraryAtTheWorkload) {
             std::string::npos);
 }
 
+// `kernel: tilesim_ref_wgmma` picks the FA3-class kernel for variant flash only.
+TEST(AttentionCase, WgmmaKernelRunsFlashOnly) {
+  workloads::AttentionWorkload hopper = prefill_workload();
+  hopper.kernel = "tilesim_ref_wgmma";
+  const auto item = make_attention_case(hopper);
+  ASSERT_TRUE(std::holds_alternative<AttentionCase>(item));
+  EXPECT_EQ(std::get<AttentionCase>(item).variant, kernels::AttentionVariant::flash_wgmma);
+
+  hopper.variant = "unfused";
+  const auto refused = make_attention_case(hopper);
+  ASSERT_TRUE(std::holds_alternative<AttentionCaseError>(refused));
+  EXPECT_EQ(std::get<AttentionCaseError>(refused).where.line, 9);
+  EXPECT_NE(std::get<AttentionCaseError>(refused).message.find("variant flash only"),
+            std::string::npos);
+
+  // The kernel's own name is no study variant.
+  workloads::AttentionWorkload by_name = prefill_workload();
+  by_name.variant = "flash_wgmma";
+  EXPECT_TRUE(std::holds_alternative<AttentionCaseError>(make_attention_case(by_name)));
+}
+
 TEST(AttentionCase, RefusesShapesNoKernelTakes) {
   workloads::AttentionWorkload odd_head = prefill_workload();
   odd_head.shape.head_dim = 96;
@@ -142,6 +163,17 @@ TEST(MeasurementCsv, AttentionOnlyWritesTheContractColumns) {
   EXPECT_EQ(text[1],
             "prefill,tilesim_ref,flash,1,32,8,4096,4096,,128,true,bf16,,,812.500,800.250,830.000,"
             "169.25,61.50,20,1,2.250e-03");
+}
+
+// The row names the kernel class in `kernel` and keeps the study's variant.
+TEST(MeasurementCsv, WgmmaRowsSayTheKernelAndTheStudyVariant) {
+  workloads::AttentionWorkload hopper = prefill_workload();
+  hopper.kernel = "tilesim_ref_wgmma";
+  const auto text = lines(measurement_csv({attention_row(hopper)}));
+  ASSERT_EQ(text.size(), 2u);
+  EXPECT_EQ(text[1],
+            "prefill,tilesim_ref_wgmma,flash,1,32,8,4096,4096,,128,true,bf16,,,812.500,800.250,"
+            "830.000,169.25,61.50,20,1,2.250e-03");
 }
 
 TEST(MeasurementCsv, MixedStudiesWriteTheUnionGemmColumnsFirst) {
