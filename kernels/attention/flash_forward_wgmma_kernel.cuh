@@ -45,6 +45,12 @@ struct WgmmaFlashTraits {
   static_assert(kConsumerRegisters * kMathThreads + kProducerRegisters * 128 <= 65536);
   // Named barriers 1 and 2: the consumers' turns to issue their GEMMs.
   static constexpr int kTurnBarrier = 1;
+  // The two overlaps of FlashAttention-3, switchable for ablations (the
+  // measurements' NOTES): warpgroups issue their GEMMs in turn (ping-pong);
+  // a warpgroup's softmax of block j+1 runs while its P V of block j is in
+  // flight (else it waits for both GEMMs first).
+  static constexpr bool kPingPong = true;
+  static constexpr bool kIntraWarpgroupOverlap = true;
 
   static constexpr int kRowBytes = 128;         // one swizzle row: 64 elements
   static constexpr int kBoxes = kHeadDim / 64;  // swizzle-wide column boxes per row
@@ -342,8 +348,12 @@ __global__ void __launch_bounds__(WgmmaFlashTraits<kHeadDim>::kThreads, 1)
   // previous ones (barrier kTurnBarrier + g), then hands the turn over.
   const int my_turn = T::kTurnBarrier + warpgroup;
   const int other_turn = T::kTurnBarrier + (1 - warpgroup);
-  auto wait_turn = [&] { hopper::named_barrier_sync(my_turn, T::kMathThreads); };
-  auto pass_turn = [&] { sm90::named_barrier_arrive(other_turn, T::kMathThreads); };
+  auto wait_turn = [&] {
+    if constexpr (T::kPingPong) hopper::named_barrier_sync(my_turn, T::kMathThreads);
+  };
+  auto pass_turn = [&] {
+    if constexpr (T::kPingPong) sm90::named_barrier_arrive(other_turn, T::kMathThreads);
+  };
   if (warpgroup == 1) pass_turn();  // warpgroup 0 goes first
 
   RingPosition<T::kStages> k_read;
@@ -385,7 +395,11 @@ __global__ void __launch_bounds__(WgmmaFlashTraits<kHeadDim>::kThreads, 1)
     issue_pv<Element, kHeadDim>(st, shared.v(v_read.stage));
     hopper::wgmma_commit_group();
     pass_turn();
-    hopper::wgmma_wait_group<1>();
+    if constexpr (T::kIntraWarpgroupOverlap) {
+      hopper::wgmma_wait_group<1>();
+    } else {
+      hopper::wgmma_wait_group<0>();
+    }
     fence_registers(st.s);
     if (releases) hopper::mbarrier_arrive(shared.k_empty(k_read.stage));
     k_read.advance();
