@@ -275,13 +275,10 @@ __global__ void __launch_bounds__(FlashTraits<kHeadDim>::kThreads, 2)
   const int m0 = m_block * T::kBlockM;
   const int diagonal = kv_len - q_len;
 
-  // Blocks [0, n_blocks) hold a key some row of the CTA sees; the top
-  // n_blocks - unmasked of them need a mask (past kv_len or the diagonal).
-  const int kv_limit = params.causal ? min(kv_len, m0 + T::kBlockM + diagonal) : kv_len;
-  const int n_blocks = (kv_limit + T::kBlockN - 1) / T::kBlockN;
-  int unmasked = kv_len / T::kBlockN;
-  if (params.causal) unmasked = min(unmasked, max(0, m0 + diagonal + 1) / T::kBlockN);
-  const int masked = n_blocks - min(unmasked, n_blocks);
+  const KeyBlocks key_blocks =
+      key_blocks_of<T::kBlockM, T::kBlockN>(m0, q_len, kv_len, params.causal);
+  const int n_blocks = key_blocks.count;
+  const int masked = key_blocks.masked;
 
   const std::uint32_t q_smem = gemm::shared_address(shared);
   const std::uint32_t k_smem = q_smem + T::kQBytes;  // stage s: K at +2s blocks, V after it

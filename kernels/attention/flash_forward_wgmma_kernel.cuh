@@ -265,13 +265,10 @@ __global__ void __launch_bounds__(WgmmaFlashTraits<kHeadDim>::kThreads, 1)
   const int kv_len = params.kv_lens[b];
   const int m0 = block.m_block * T::kBlockM;
   const int diagonal = kv_len - q_len;
-  // Blocks [0, n_blocks) hold a key some row of the CTA sees; the top
-  // `masked` of them need a mask (past kv_len or the diagonal).
-  const int kv_limit = params.causal ? min(kv_len, m0 + T::kBlockM + diagonal) : kv_len;
-  const int n_blocks = (kv_limit + T::kBlockN - 1) / T::kBlockN;
-  int unmasked = kv_len / T::kBlockN;
-  if (params.causal) unmasked = min(unmasked, max(0, m0 + diagonal + 1) / T::kBlockN);
-  const int masked = n_blocks - min(unmasked, n_blocks);
+  const KeyBlocks key_blocks =
+      key_blocks_of<T::kBlockM, T::kBlockN>(m0, q_len, kv_len, params.causal);
+  const int n_blocks = key_blocks.count;
+  const int masked = key_blocks.masked;
 
   if (threadIdx.x == 0) {
     hopper::mbarrier_init(shared.q_full(), 1);
