@@ -72,20 +72,21 @@ void expect_ratios_within(const report::ComparisonSummary& summary, double limit
 
 // PyTorch SDPA's four backends (57 rows), today on h100_sxm.measured.
 constexpr int kMinSdpaCases = 57;
-constexpr double kMaxSdpaFlashMapePercent = 0;          // target 15
-constexpr double kMaxSdpaCudnnMapePercent = 0;          // target 15
-constexpr double kMaxSdpaEfficientMapePercent = 0;      // no target
-constexpr double kMaxSdpaMathMapePercent = 0;           // target 15 (unfused)
-constexpr double kMaxSdpaCaseErrorPercent = 0;          // worst row
-constexpr double kMinSdpaPearsonLogR = 0;               // all rows
-constexpr double kMaxSdpaFusedUnfusedErrorPercent = 0;  // target 15 on every prefill shape
+constexpr double kMaxSdpaFlashMapePercent = 24;          // today 22.8; target 15 (not met)
+constexpr double kMaxSdpaCudnnMapePercent = 8;           // today 7.1; target 15
+constexpr double kMaxSdpaEfficientMapePercent = 12;      // today 10.7; no target
+constexpr double kMaxSdpaMathMapePercent = 10;           // today 9.2; target 15 (unfused)
+constexpr double kMaxSdpaCaseErrorPercent = 96;          // today 93.4 (sdpa_flash p512 b16)
+constexpr double kMinSdpaPearsonLogR = 0.99;             // today 0.995, all rows
+constexpr double kMaxSdpaFusedUnfusedErrorPercent = 54;  // today 52.1; target 15 on every shape
 
 // Our own kernels (64 rows).
 constexpr int kMinOwnCases = 64;
-constexpr double kMaxOwnMapePercent = 0;               // target 10
-constexpr double kMaxOwnCaseErrorPercent = 0;          // target 25
-constexpr double kMaxOwnFusedUnfusedErrorPercent = 0;  // target 15 on every prefill shape
-constexpr double kMinOwnDecodeTop1Share = 0;           // target 0.85
+constexpr double kMaxOwnPrefillMapePercent = 19;        // today 17.5
+constexpr double kMaxOwnMapePercent = 27;               // today 25.3; target 10 (not met)
+constexpr double kMaxOwnCaseErrorPercent = 470;         // today 457.7 (paged_v2 MQA); target 25
+constexpr double kMaxOwnFusedUnfusedErrorPercent = 66;  // today 63.4; target 15 on every shape
+constexpr double kMinOwnDecodeTop1Share = 0.8;          // today 9 of 11 (0.82); target 0.85
 
 TEST(H100AttentionAccuracy, SdpaBackends) {
   const report::ComparedRows rows = compare_file(kSdpaMeasured);
@@ -113,6 +114,7 @@ TEST(H100AttentionAccuracy, OwnKernels) {
 
   EXPECT_GE(summary.attention.all.cases, kMinOwnCases);
   EXPECT_LE(summary.attention.all.mape_percent, kMaxOwnMapePercent);
+  EXPECT_LE(metrics(summary, "tilesim_ref prefill").mape_percent, kMaxOwnPrefillMapePercent);
   for (const workloads::ComparedAttention& row : rows.attention) {
     EXPECT_LE(std::abs(error_percent(row)), kMaxOwnCaseErrorPercent)
         << row.measured.workload.name << " (" << row.simulated << "): measured "

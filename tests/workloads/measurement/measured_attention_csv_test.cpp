@@ -56,7 +56,7 @@ TEST(MeasuredAttentionCsv, ReadsEveryFieldOfEachVariant) {
   ASSERT_EQ(rows.size(), 5u);
   const MeasuredAttention& flash = rows[0];
   EXPECT_EQ(flash.implementation, "sdpa_flash");
-  EXPECT_EQ(flash.workload.kernel, "library");  // the profile it is simulated with
+  EXPECT_EQ(flash.workload.kernel, "sdpa_flash");  // the implementation picks its profile
   EXPECT_EQ(flash.workload.variant, "flash");
   EXPECT_EQ(flash.workload.shape.batch, 2);
   EXPECT_EQ(flash.workload.shape.heads, 32);
@@ -109,7 +109,8 @@ TEST(MeasuredAttentionCsv, UnknownImplementationListsTheTable) {
       read(kHeader + "a,sdpa_flsh,flash,1,8,8,512,512,,64,false,bf16,,,20,,,,,,,\n");
   expect_problem(loaded,
                  "a.csv:2:2: error: kernel: unknown attention implementation `sdpa_flsh`; "
-                 "allowed: tilesim_ref, sdpa_flash, sdpa_cudnn, sdpa_efficient, sdpa_math");
+                 "allowed: library, tilesim_ref, tilesim_ref_wgmma, sdpa_flash, sdpa_cudnn, "
+                 "sdpa_efficient, sdpa_math");
 }
 
 TEST(MeasuredAttentionCsv, VariantMustBeOneTheImplementationRuns) {
