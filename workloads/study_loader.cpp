@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "hwmodels/attention_profile_loader.hpp"
 #include "hwmodels/guarded_read.hpp"
 #include "hwmodels/hardware_schema.hpp"
 #include "hwmodels/schema_markdown.hpp"
@@ -253,6 +254,17 @@ std::string render_config_reference_markdown() {
        "of the profile offered as <name>, `--set kernels.<name>=<profile>` offers another "
        "profile.",
        "", hw::kernel_profile_schema().params()},
+      {"Attention profile file (configs/attention/*.yaml)",
+       "One attention implementation class, defined once: the mechanisms of a flash-class "
+       "kernel (`kind: fused`: GEMM instruction rate, tile, softmax overlap, fixed cost per "
+       "CTA, what runs at decode) or of an unfused path (`kind: unfused`: which passes it "
+       "makes over the score matrix and what each costs). A study's `kernel:` names an "
+       "implementation, which maps to these profiles through one table "
+       "(workloads/attention/attention_implementations.cpp); a GPU has the profiles that list "
+       "its `architecture`, read from the `attention/` folder beside its kernel profiles. Keys "
+       "marked *per GPU* take a value or a map, as in kernel profiles. Keys of the other kind "
+       "keep their defaults.",
+       "", hw::attention_profile_schema().params()},
       {"Study file (configs/studies/*.yaml)", "The hardware to run on and the workloads.", "",
        study_schema().params()},
       {"Workloads (`workloads:` of a study)",

@@ -4,7 +4,8 @@
 
 #include <algorithm>
 
-#include "workloads/measurement/attention_implementations.hpp"
+#include "workloads/attention/attention_implementations.hpp"
+#include "workloads/attention/decode_packing.hpp"
 
 namespace tilesim::report {
 namespace {
@@ -27,6 +28,16 @@ std::vector<std::string> implementations_in_order(const std::vector<ComparedAtte
   for (const ComparedAttention& row : rows) {
     const std::string& name = row.measured.implementation;
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  return names;
+}
+
+std::vector<std::string> classes_in_order(const std::vector<ComparedAttention>& rows) {
+  std::vector<std::string> names;
+  for (const ComparedAttention& row : rows) {
+    if (std::find(names.begin(), names.end(), row.kernel_class) == names.end()) {
+      names.push_back(row.kernel_class);
+    }
   }
   return names;
 }
@@ -76,7 +87,7 @@ ScheduleChoiceAccuracy decode_choice(const std::vector<ComparedAttention>& rows)
 }  // namespace
 
 bool is_decode(const workloads::AttentionShape& shape) {
-  return shape.q_len <= kMaxDecodeQueries;
+  return shape.q_len <= workloads::kMaxDecodeQueries;
 }
 
 std::string attention_shape_key(const workloads::AttentionShape& shape) {
@@ -107,6 +118,12 @@ AttentionAccuracy summarize_attention(const std::vector<ComparedAttention>& rows
            return of(row) && !is_decode(row.measured.workload.shape);
          })});
     accuracy.implementations.push_back({name + " decode", decode});
+  }
+  for (const std::string& kernel_class : classes_in_order(rows)) {
+    accuracy.classes.push_back(
+        {"class " + kernel_class, metrics_where(rows, [&](const ComparedAttention& row) {
+           return row.kernel_class == kernel_class;
+         })});
   }
   accuracy.fused_unfused = fused_unfused_ratios(rows);
   accuracy.decode_choice = decode_choice(rows);

@@ -1,6 +1,7 @@
 #pragma once
 // How close attention predictions are to measurements: the accuracy metrics
-// per implementation (and per phase, prefill or decode, where it has both),
+// per implementation (and per phase, prefill or decode, where it has both)
+// and per implementation class (the class of the attention profile a row ran with),
 // the fused/unfused ratio per prefill shape measured both ways by one
 // implementation family, and whether the model picks the fastest of our own
 // decode variants (docs/validation.md, "Attention").
@@ -13,10 +14,6 @@
 #include "workloads/measurement/measurement_comparison.hpp"
 
 namespace tilesim::report {
-
-// At most this many queries per sequence is a decode step (or a few speculative
-// tokens): the KV cache is streamed, not multiplied.
-constexpr std::int64_t kMaxDecodeQueries = 16;
 
 struct LabeledMetrics {
   std::string label;  // "sdpa_flash", or "sdpa_flash decode"
@@ -35,6 +32,8 @@ struct FusedUnfusedRatio {
 struct AttentionAccuracy {
   AccuracyMetrics all;
   std::vector<LabeledMetrics> implementations;  // in first-seen order
+  // Per class of attention profile ("class flash_mma_sync"), in first-seen order.
+  std::vector<LabeledMetrics> classes;
   std::vector<FusedUnfusedRatio> fused_unfused;
   ScheduleChoiceAccuracy decode_choice;  // our kernels' decode variants per problem
 };

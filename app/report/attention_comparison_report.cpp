@@ -7,7 +7,7 @@
 namespace tilesim::report {
 namespace {
 
-constexpr int kAttentionLabelWidth = 24;  // "sdpa_efficient prefill"
+constexpr int kAttentionLabelWidth = 28;  // "class unfused_fused_softmax"
 
 double error_percent(const workloads::ComparedAttention& row) {
   return 100.0 * (row.predicted_us - row.measured.time_us) / row.measured.time_us;
@@ -29,6 +29,8 @@ std::string attention_comparison_table(const std::vector<workloads::ComparedAtte
   text += metrics_header("attention rows", kAttentionLabelWidth);
   text += metrics_line("all", accuracy.all, kAttentionLabelWidth);
   for (const LabeledMetrics& m : accuracy.implementations)
+    text += metrics_line(m.label, m.metrics, kAttentionLabelWidth);
+  for (const LabeledMetrics& m : accuracy.classes)
     text += metrics_line(m.label, m.metrics, kAttentionLabelWidth);
   if (!accuracy.fused_unfused.empty()) {
     text += fmt::format(
@@ -64,7 +66,7 @@ nlohmann::json attention_rows_json(const std::vector<workloads::ComparedAttentio
     nlohmann::json item = {{"kind", "attention"},
                            {"name", w.name},
                            {"kernel", row.measured.implementation},
-                           {"profile", w.kernel},
+                           {"class", row.kernel_class},
                            {"variant", w.variant},
                            {"shape", attention_shape_key(w.shape)},
                            {"phase", is_decode(w.shape) ? "decode" : "prefill"},
@@ -83,6 +85,10 @@ nlohmann::json attention_accuracy_json(const AttentionAccuracy& accuracy) {
   for (const LabeledMetrics& m : accuracy.implementations) {
     by_implementation[m.label] = metrics_json(m.metrics);
   }
+  nlohmann::json by_class = nlohmann::json::object();
+  for (const LabeledMetrics& m : accuracy.classes) {
+    by_class[m.label.substr(m.label.find(' ') + 1)] = metrics_json(m.metrics);
+  }
   nlohmann::json ratios = nlohmann::json::array();
   for (const FusedUnfusedRatio& r : accuracy.fused_unfused) {
     ratios.push_back({{"shape", r.shape},
@@ -93,6 +99,7 @@ nlohmann::json attention_accuracy_json(const AttentionAccuracy& accuracy) {
   }
   return {{"all", metrics_json(accuracy.all)},
           {"by_implementation", by_implementation},
+          {"by_class", by_class},
           {"fused_unfused", ratios},
           {"decode_choice", schedule_choice_json(accuracy.decode_choice)}};
 }

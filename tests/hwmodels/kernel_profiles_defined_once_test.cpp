@@ -3,6 +3,9 @@
 // kernels/studies/) carries a profile's keys, no two profile files are copies
 // of each other, and every profile is offered by some hardware file. A stale
 // copy (an H200 file with an old efficiency and no fixup costs) fails here.
+// The same holds for attention profiles in configs/attention/ (which profile
+// an implementation runs with is the table's, tested in
+// tests/workloads/measurement).
 
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
@@ -13,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "hwmodels/attention_profile_loader.hpp"
 #include "hwmodels/hardware_schema.hpp"
 
 namespace tilesim::hw {
@@ -76,7 +80,9 @@ TEST(KernelProfilesDefinedOnce, NoProfileKeysOutsideConfigsKernels) {
   files.insert(files.end(), studies.begin(), studies.end());
   std::vector<std::string> found;
   for (const fs::path& file : files) {
-    if (file.parent_path() == kConfigs / "kernels") continue;
+    // Attention profiles share some key names (tensor_efficiency, instruction).
+    if (file.parent_path() == kConfigs / "kernels" || file.parent_path() == kConfigs / "attention")
+      continue;
     find_keys(YAML::LoadFile(file.string()), keys, file, found);
   }
   EXPECT_TRUE(found.empty()) << "kernel profile keys outside configs/kernels/ (define a profile "
@@ -84,15 +90,55 @@ TEST(KernelProfilesDefinedOnce, NoProfileKeysOutsideConfigsKernels) {
                              << ::testing::PrintToString(found);
 }
 
-TEST(KernelProfilesDefinedOnce, NoTwoProfileFilesAreCopies) {
+// Files that repeat another of `dir` once comments and layout are dropped.
+std::size_t distinct_files(const fs::path& dir) {
   std::map<std::string, fs::path> by_content;
-  for (const fs::path& file : yaml_files(kConfigs / "kernels")) {
+  for (const fs::path& file : yaml_files(dir)) {
     YAML::Emitter emitter;
     emitter << YAML::LoadFile(file.string());  // comments and layout dropped
     const auto [seen, inserted] = by_content.emplace(emitter.c_str(), file);
     EXPECT_TRUE(inserted) << file << " repeats " << seen->second;
   }
-  EXPECT_GE(by_content.size(), 4u);
+  return by_content.size();
+}
+
+TEST(KernelProfilesDefinedOnce, NoTwoProfileFilesAreCopies) {
+  EXPECT_GE(distinct_files(kConfigs / "kernels"), 4u);
+}
+
+// Keys only an attention profile has (`description` and `architectures` are
+// shared with GEMM profiles, `tile` with studies).
+std::set<std::string> attention_only_keys() {
+  std::set<std::string> keys;
+  for (const config::Param& param : attention_profile_schema().params()) {
+    keys.insert(param.key.substr(0, param.key.find('.')));
+  }
+  for (const char* shared : {"tile", "description", "architectures", "instruction",
+                             "tensor_efficiency", "registers_per_thread"}) {
+    keys.erase(shared);
+  }
+  return keys;
+}
+
+TEST(AttentionProfilesDefinedOnce, NoAttentionProfileKeysOutsideConfigsAttention) {
+  const std::set<std::string> keys = attention_only_keys();
+  ASSERT_TRUE(keys.contains("softmax_overlap"));
+  ASSERT_TRUE(keys.contains("elementwise_instructions_per_score"));
+  std::vector<fs::path> files = yaml_files(kConfigs);
+  const std::vector<fs::path> studies = yaml_files(kSource / "kernels" / "studies");
+  files.insert(files.end(), studies.begin(), studies.end());
+  std::vector<std::string> found;
+  for (const fs::path& file : files) {
+    if (file.parent_path() == kConfigs / "attention") continue;
+    find_keys(YAML::LoadFile(file.string()), keys, file, found);
+  }
+  EXPECT_TRUE(found.empty()) << "attention profile keys outside configs/attention/ (define a "
+                                "profile there once and map implementations to it):\n"
+                             << ::testing::PrintToString(found);
+}
+
+TEST(AttentionProfilesDefinedOnce, NoTwoAttentionProfileFilesAreCopies) {
+  EXPECT_GE(distinct_files(kConfigs / "attention"), 6u);
 }
 
 TEST(KernelProfilesDefinedOnce, EveryProfileIsOfferedByAHardwareFile) {

@@ -1,22 +1,16 @@
 // Accuracy guard for attention (docs/validation.md, "Attention"): re-simulates
-// the committed PyTorch SDPA measurements of the held-out attention validation
-// study on the calibrated hardware file, the way `tilesim compare` does.
+// the committed measurements of the held-out attention validation study --
+// PyTorch SDPA's backends and our own kernels -- on the calibrated hardware
+// file, the way `tilesim compare` does.
 //
-// The issue's targets are NOT met yet. They are those every comparison here is
-// held to (issue 5's, for GEMMs): MAPE <= 20% for library-class rows and <= 10%
-// for our kernels over enough cases, no case worse than 30%, the fastest
-// variant picked in >= 90% of problems. Today, on these rows, the model has one
-// profile (`library`) for every SDPA backend and simulates each row's variant
-// as written: FlashAttention-2 (mma.sync) runs ~30% slower than it predicts,
-// cuDNN (wgmma) ~20% faster, the eager math path (seven kernels over the score
-// matrix) ~3x slower, and at decode FA2 and cuDNN split the KV cache where the
-// model's `flash` variant does not (up to 19x). The per-class attention
-// profiles are the next step (docs/validation.md lists each miss and its cause).
-//
-// So the assertions hold today's accuracy with a little room: a change that
-// makes predictions worse fails here; one that makes them better should
-// tighten these limits toward the targets. The whole comparison is printed, so
-// a failure shows which rows moved.
+// Each implementation runs with the attention profile of its class
+// (configs/attention/, mapped by workloads/attention/attention_implementations.cpp),
+// fitted on microbenchmarks and the named calibration cases only
+// (kernels/studies/attention_calibration.yaml). The limits below hold today's
+// accuracy with a little room, so a change that makes predictions worse fails
+// here; the issue's targets are written beside each, and where one is not met
+// docs/validation.md says why. The whole comparison is printed, so a failure
+// shows which rows moved.
 
 #include <gtest/gtest.h>
 
@@ -32,94 +26,103 @@
 namespace tilesim::validation {
 namespace {
 
-// Today's accuracy on h100_sxm.measured (2026-11-25), with a little room.
-constexpr int kMinCases = 57;
-constexpr double kMaxSdpaFlashPrefillMapePercent = 32;      // today 29.2
-constexpr double kMaxSdpaCudnnPrefillMapePercent = 23;      // today 20.3
-constexpr double kMaxSdpaEfficientPrefillMapePercent = 65;  // today 61.4
-constexpr double kMaxSdpaMathMapePercent = 70;              // today 66.9
-constexpr double kMaxPrefillCaseErrorPercent = 74;          // today 70.3 (sdpa_math, 8k d64)
-constexpr double kMaxDecodeMapePercent = 560;               // today 541.7
-constexpr double kMinPrefillPearsonLogR = 0.99;             // today 0.996 (flash), 0.997 (cuDNN)
-constexpr double kMinAllPearsonLogR = 0.78;                 // today 0.797
-constexpr double kMaxFusedUnfusedRatioErrorPercent = 76;    // today 73.0
-
-constexpr const char* kMeasured =
+constexpr const char* kSdpaMeasured =
     "bench/measurements/h100_sxm_2026-11-25_attention_validation_sdpa.csv";
+constexpr const char* kOwnMeasured =
+    "bench/measurements/h100_sxm_2026-11-25_attention_validation_ref.csv";
 
-class H100AttentionAccuracy : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
-    const auto rows = workloads::read_measured_csv(
-        std::filesystem::path(TILESIM_SOURCE_DIR) / kMeasured, schedules.names());
-    ASSERT_TRUE(rows.ok()) << rows.diagnostics.format();
-    const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm.measured");
-    auto compared = workloads::simulate_measured_attention(rows.value->attention, spec, schedules);
-    ASSERT_TRUE(compared.ok()) << compared.diagnostics.format();
-    rows_.attention = std::move(*compared.value);
-    summary_ = report::summarize_comparison(rows_);
-    std::cout << report::comparison_table(rows_, summary_);
+report::ComparedRows compare_file(const char* file) {
+  const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
+  const auto rows = workloads::read_measured_csv(std::filesystem::path(TILESIM_SOURCE_DIR) / file,
+                                                 schedules.names());
+  EXPECT_TRUE(rows.ok()) << rows.diagnostics.format();
+  if (!rows.ok()) return {};
+  const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm.measured");
+  auto compared = workloads::simulate_measured_attention(rows.value->attention, spec, schedules);
+  EXPECT_TRUE(compared.ok()) << compared.diagnostics.format();
+  report::ComparedRows result;
+  if (compared.ok()) result.attention = std::move(*compared.value);
+  return result;
+}
+
+report::AccuracyMetrics metrics(const report::ComparisonSummary& summary,
+                                const std::string& label) {
+  for (const report::LabeledMetrics& m : summary.attention.implementations) {
+    if (m.label == label) return m.metrics;
   }
-
-  static report::AccuracyMetrics metrics(const std::string& label) {
-    for (const report::LabeledMetrics& m : summary_.attention.implementations) {
-      if (m.label == label) return m.metrics;
-    }
-    ADD_FAILURE() << "no rows for " << label;
-    return {};
+  for (const report::LabeledMetrics& m : summary.attention.classes) {
+    if (m.label == label) return m.metrics;
   }
+  ADD_FAILURE() << "no rows for " << label;
+  return {};
+}
 
-  static report::AccuracyMetrics metrics_where(bool decode) {
-    std::vector<double> measured;
-    std::vector<double> predicted;
-    for (const workloads::ComparedAttention& row : rows_.attention) {
-      if (report::is_decode(row.measured.workload.shape) != decode) continue;
-      measured.push_back(row.measured.time_us);
-      predicted.push_back(row.predicted_us);
-    }
-    return report::accuracy_metrics(measured, predicted);
-  }
+double error_percent(const workloads::ComparedAttention& row) {
+  return 100 * (row.predicted_us - row.measured.time_us) / row.measured.time_us;
+}
 
-  static report::ComparedRows rows_;
-  static report::ComparisonSummary summary_;
-};
-
-report::ComparedRows H100AttentionAccuracy::rows_;
-report::ComparisonSummary H100AttentionAccuracy::summary_;
-
-// One test, so the rows (about 25 s of simulation) are simulated once; every
-// check below is reported, not only the first that fails.
-TEST_F(H100AttentionAccuracy, HoldsTodaysAccuracy) {
-  EXPECT_GE(summary_.attention.all.cases, kMinCases);
-
-  EXPECT_LE(metrics("sdpa_flash prefill").mape_percent, kMaxSdpaFlashPrefillMapePercent);
-  EXPECT_LE(metrics("sdpa_cudnn prefill").mape_percent, kMaxSdpaCudnnPrefillMapePercent);
-  EXPECT_LE(metrics("sdpa_efficient prefill").mape_percent, kMaxSdpaEfficientPrefillMapePercent);
-  EXPECT_LE(metrics("sdpa_math").mape_percent, kMaxSdpaMathMapePercent);
-
-  for (const workloads::ComparedAttention& row : rows_.attention) {
-    if (report::is_decode(row.measured.workload.shape)) continue;
-    const double error = 100 * (row.predicted_us - row.measured.time_us) / row.measured.time_us;
-    EXPECT_LE(std::abs(error), kMaxPrefillCaseErrorPercent)
-        << row.measured.workload.name << " (" << row.simulated << "): measured "
-        << row.measured.time_us << " us, predicted " << row.predicted_us;
-  }
-
-  EXPECT_GE(metrics("sdpa_flash prefill").pearson_log_r, kMinPrefillPearsonLogR);
-  EXPECT_GE(metrics("sdpa_cudnn prefill").pearson_log_r, kMinPrefillPearsonLogR);
-  EXPECT_GE(summary_.attention.all.pearson_log_r, kMinAllPearsonLogR);
-
-  const report::AccuracyMetrics decode = metrics_where(true);
-  EXPECT_GT(decode.cases, 0);
-  EXPECT_LE(decode.mape_percent, kMaxDecodeMapePercent);
-
-  EXPECT_FALSE(summary_.attention.fused_unfused.empty());
-  for (const report::FusedUnfusedRatio& r : summary_.attention.fused_unfused) {
-    EXPECT_LE(100 * std::abs(r.predicted / r.measured - 1), kMaxFusedUnfusedRatioErrorPercent)
+void expect_ratios_within(const report::ComparisonSummary& summary, double limit_percent) {
+  EXPECT_FALSE(summary.attention.fused_unfused.empty());
+  for (const report::FusedUnfusedRatio& r : summary.attention.fused_unfused) {
+    EXPECT_LE(100 * std::abs(r.predicted / r.measured - 1), limit_percent)
         << r.shape << " " << r.fused << " / " << r.unfused << ": measured " << r.measured
         << ", predicted " << r.predicted;
   }
+}
+
+// PyTorch SDPA's four backends (57 rows), today on h100_sxm.measured.
+constexpr int kMinSdpaCases = 57;
+constexpr double kMaxSdpaFlashMapePercent = 24;          // today 22.8; target 15 (not met)
+constexpr double kMaxSdpaCudnnMapePercent = 8;           // today 7.1; target 15
+constexpr double kMaxSdpaEfficientMapePercent = 12;      // today 10.7; no target
+constexpr double kMaxSdpaMathMapePercent = 10;           // today 9.2; target 15 (unfused)
+constexpr double kMaxSdpaCaseErrorPercent = 96;          // today 93.4 (sdpa_flash p512 b16)
+constexpr double kMinSdpaPearsonLogR = 0.99;             // today 0.995, all rows
+constexpr double kMaxSdpaFusedUnfusedErrorPercent = 54;  // today 52.1; target 15 on every shape
+
+// Our own kernels (64 rows).
+constexpr int kMinOwnCases = 64;
+constexpr double kMaxOwnPrefillMapePercent = 19;        // today 17.5
+constexpr double kMaxOwnMapePercent = 27;               // today 25.3; target 10 (not met)
+constexpr double kMaxOwnCaseErrorPercent = 470;         // today 457.7 (paged_v2 MQA); target 25
+constexpr double kMaxOwnFusedUnfusedErrorPercent = 66;  // today 63.4; target 15 on every shape
+constexpr double kMinOwnDecodeTop1Share = 0.8;          // today 9 of 11 (0.82); target 0.85
+
+TEST(H100AttentionAccuracy, SdpaBackends) {
+  const report::ComparedRows rows = compare_file(kSdpaMeasured);
+  const report::ComparisonSummary summary = report::summarize_comparison(rows);
+  std::cout << report::comparison_table(rows, summary);
+
+  EXPECT_GE(summary.attention.all.cases, kMinSdpaCases);
+  EXPECT_LE(metrics(summary, "sdpa_flash").mape_percent, kMaxSdpaFlashMapePercent);
+  EXPECT_LE(metrics(summary, "sdpa_cudnn").mape_percent, kMaxSdpaCudnnMapePercent);
+  EXPECT_LE(metrics(summary, "sdpa_efficient").mape_percent, kMaxSdpaEfficientMapePercent);
+  EXPECT_LE(metrics(summary, "sdpa_math").mape_percent, kMaxSdpaMathMapePercent);
+  for (const workloads::ComparedAttention& row : rows.attention) {
+    EXPECT_LE(std::abs(error_percent(row)), kMaxSdpaCaseErrorPercent)
+        << row.measured.workload.name << " (" << row.simulated << "): measured "
+        << row.measured.time_us << " us, predicted " << row.predicted_us;
+  }
+  EXPECT_GE(summary.attention.all.pearson_log_r, kMinSdpaPearsonLogR);
+  expect_ratios_within(summary, kMaxSdpaFusedUnfusedErrorPercent);
+}
+
+TEST(H100AttentionAccuracy, OwnKernels) {
+  const report::ComparedRows rows = compare_file(kOwnMeasured);
+  const report::ComparisonSummary summary = report::summarize_comparison(rows);
+  std::cout << report::comparison_table(rows, summary);
+
+  EXPECT_GE(summary.attention.all.cases, kMinOwnCases);
+  EXPECT_LE(summary.attention.all.mape_percent, kMaxOwnMapePercent);
+  EXPECT_LE(metrics(summary, "tilesim_ref prefill").mape_percent, kMaxOwnPrefillMapePercent);
+  for (const workloads::ComparedAttention& row : rows.attention) {
+    EXPECT_LE(std::abs(error_percent(row)), kMaxOwnCaseErrorPercent)
+        << row.measured.workload.name << " (" << row.simulated << "): measured "
+        << row.measured.time_us << " us, predicted " << row.predicted_us;
+  }
+  expect_ratios_within(summary, kMaxOwnFusedUnfusedErrorPercent);
+  EXPECT_GT(summary.attention.decode_choice.groups.size(), 0u);
+  EXPECT_GE(summary.attention.decode_choice.top1_share(), kMinOwnDecodeTop1Share);
 }
 
 }  // namespace

@@ -93,8 +93,10 @@ config::Schema<AttentionWorkload> attention_schema() {
             "FlashAttention-2's heuristic (docs/attention.md)."),
         [](W& workload, const Value& value) { workload.splits = static_cast<int>(value.integer); });
   s.add(Param::text("kernel").name_like().default_to("library").describe(
-            "Kernel profile of the hardware whose tensor-core efficiency the MMAs reach "
-            "(and whose tile the unfused GEMMs use): `library` or `tilesim_ref`."),
+            "Attention implementation, which picks its attention profile (configs/attention/): "
+            "`library` (the GPU's vendor-class kernels), `tilesim_ref` (ours), "
+            "`tilesim_ref_wgmma`, or a PyTorch SDPA backend (`sdpa_flash`, `sdpa_cudnn`, "
+            "`sdpa_efficient`, `sdpa_math`)."),
         into(&W::kernel));
   return s;
 }

@@ -16,6 +16,7 @@ enum class AttentionArray : std::uint32_t {
   probabilities,  // P = softmax(S) of the unfused variant
   partial,        // split-KV partial outputs and log-sum-exps (fp32 workspace)
   page_table,     // paged variants: page numbers of each sequence
+  masked_scores,  // the eager path's bool tensor: which scores are -inf
 };
 
 inline constexpr int kMatrixIndexBits = 24;

@@ -9,11 +9,20 @@
 #include <utility>
 #include <vector>
 
+#include "hwmodels/attention_profile.hpp"
 #include "hwmodels/hardware_spec.hpp"
 #include "sim/gpu/kernel_plan.hpp"
 #include "workloads/attention/attention_workload.hpp"
 
 namespace tilesim::workloads {
+
+// What a variant runs with: the implementation's attention profile
+// (configs/attention/) and, for the unfused GEMMs, the GEMM kernel profile the
+// attention profile names.
+struct AttentionKernel {
+  hw::AttentionProfile profile;
+  hw::KernelProfile gemm;
+};
 
 struct AttentionLowering {
   std::vector<gpu::KernelLaunch> kernels;  // in launch order, stream 0
@@ -26,10 +35,8 @@ class AttentionVariant {
   // Why this variant cannot run the workload on this GPU; empty when it can.
   virtual std::string unsupported_reason(const AttentionWorkload& workload,
                                          const hw::HardwareSpec& spec) const = 0;
-  // `kernel`: the hardware kernel profile named by the workload (tensor-core
-  // efficiency; the unfused variant's GEMM tiles).
   virtual AttentionLowering lower(const AttentionWorkload& workload, const hw::HardwareSpec& spec,
-                                  const hw::KernelProfile& kernel) const = 0;
+                                  const AttentionKernel& kernel) const = 0;
 };
 
 class AttentionVariantRegistry {

@@ -12,6 +12,10 @@
 
 namespace tilesim::workloads {
 
+// At most this many queries per sequence is a decode step (or a few speculative
+// tokens): the KV cache is streamed, not multiplied.
+inline constexpr std::int64_t kMaxDecodeQueries = 16;
+
 inline std::int64_t packed_query_rows(const AttentionShape& shape) {
   return shape.group_size() * shape.q_len;
 }

@@ -9,9 +9,9 @@ namespace {
 class FlashPrograms final : public gpu::CtaProgramSource {
  public:
   FlashPrograms(const AttentionShape& shape, FlashTile tile, const hw::HardwareSpec& spec,
-                double tensor_efficiency)
+                const hw::AttentionProfile& profile)
       : shape_(shape),
-        builder_(tile, key_chunk_blocks(shape, tile.key_rows), spec, tensor_efficiency),
+        builder_(tile, key_chunk_blocks(shape, tile.key_rows), spec, profile),
         query_blocks_((shape.q_len + tile.query_rows - 1) / tile.query_rows) {}
 
   std::int64_t cta_count() const {
@@ -57,15 +57,14 @@ std::string FlashAttention::unsupported_reason(const AttentionWorkload& /*worklo
 
 AttentionLowering FlashAttention::lower(const AttentionWorkload& workload,
                                         const hw::HardwareSpec& spec,
-                                        const hw::KernelProfile& kernel) const {
+                                        const AttentionKernel& kernel) const {
   const FlashTile tile =
-      prefill_flash_tile(static_cast<int>(workload.shape.head_dim), workload.shape.dtype);
-  auto programs =
-      std::make_shared<FlashPrograms>(workload.shape, tile, spec, kernel.tensor_efficiency);
+      flash_tile(kernel.profile, static_cast<int>(workload.shape.head_dim), workload.shape.dtype);
+  auto programs = std::make_shared<FlashPrograms>(workload.shape, tile, spec, kernel.profile);
   AttentionLowering lowering;
   lowering.kernels.push_back(attention_kernel_launch(workload.name + ".flash_fwd",
                                                      programs->cta_count(), tile.footprint(),
-                                                     kernel.tensor_efficiency, programs));
+                                                     kernel.profile.tensor_efficiency, programs));
   lowering.description = "flash";
   return lowering;
 }

@@ -26,11 +26,13 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
 
 FlashCtaProgramBuilder::FlashCtaProgramBuilder(FlashTile tile, std::int64_t chunk_blocks,
                                                const hw::HardwareSpec& spec,
-                                               double tensor_efficiency)
+                                               const hw::AttentionProfile& profile)
     : tile_(tile),
       chunk_blocks_(std::max<std::int64_t>(1, chunk_blocks)),
-      rates_{spec.sm_mma_flops_per_s(tile.dtype) * tensor_efficiency, spec.sm.sfu_ops_per_s,
-             spec.sm.fp32_flops_per_s} {}
+      rates_{spec.sm_mma_flops_per_s(tile.dtype) * profile.tensor_efficiency, spec.sm.sfu_ops_per_s,
+             spec.sm.fp32_flops_per_s},
+      softmax_overlap_(profile.softmax_overlap),
+      cta_overhead_s_(profile.cta_overhead_s) {}
 
 double flash_partial_bytes(const FlashTile& tile, std::int64_t rows) {
   return static_cast<double>(rows) * (tile.head_dim + 1) * kFp32Bytes;
@@ -78,6 +80,16 @@ void FlashCtaProgramBuilder::add_chunk(gpu::CtaProgram& program, std::uint16_t s
                       (kSoftmaxInstructionsPerScore * scores + rows * d * blocks +  // rescale of O
                        kMaskInstructionsPerScore * rows * tile_.key_rows * masked_blocks);
 
+  if (softmax_overlap_) {
+    // The softmax runs under the GEMMs of the other warpgroup: what is left
+    // is the part longer than the GEMMs.
+    const double mma_s = mma.flops / rates_.tensor_flops_per_s;
+    const double softmax_s =
+        exponentials.flops / rates_.sfu_ops_per_s + bookkeeping.flops / rates_.fp32_flops_per_s;
+    const double exposed = softmax_s > mma_s ? (softmax_s - mma_s) / softmax_s : 0.0;
+    exponentials.flops *= exposed;
+    bookkeeping.flops *= exposed;
+  }
   // The next blocks' K and V loads are in flight through all three phases
   // (FlashAttention-2 issues them before the softmax), so the chunk's keys are
   // spread over the steps by each step's share of the compute time.
@@ -114,7 +126,7 @@ void FlashCtaProgramBuilder::add_chunk(gpu::CtaProgram& program, std::uint16_t s
            part_end},
       };
     }
-    step.bytes_in_flight = tile_.kv_block_bytes();
+    step.bytes_in_flight = tile_.kv_bytes_in_flight();
     step.segment = segment;
   }
   if (first) {
@@ -125,6 +137,7 @@ void FlashCtaProgramBuilder::add_chunk(gpu::CtaProgram& program, std::uint16_t s
                          0,
                          1});
     mma.waits_for_first_data = true;
+    mma.setup_s = cta_overhead_s_;
   }
   for (gpu::CtaStep* step : steps) program.steps.push_back(std::move(*step));
 }

@@ -4,13 +4,17 @@
 //
 // Per chunk of K/V blocks, three steps on three units, serialized within the
 // CTA as in FlashAttention-2 (other CTAs on the SM overlap them):
-//   1. the tensor-core work of Q K^T and P V;
+//   1. the tensor-core work of Q K^T and P V, at the profile's share of the
+//      tensor-core peak (its instruction: mma.sync or wgmma);
 //   2. the softmax exponentials on the special-function units;
 //   3. the online-softmax bookkeeping on the CUDA cores: scale, running max,
 //      row sums, the rescale of the output accumulator, causal masking.
-// K and V loads (through L2, one K and one V block in flight) stream under all
-// three, as FlashAttention-2 issues the next block's loads before the softmax;
-// Q is read with the first chunk.
+// A profile whose softmax overlaps the GEMMs (FA3's warpgroup ping-pong) pays
+// steps 2 and 3 only where they are longer than step 1.
+// K and V loads (through L2, the blocks ahead in the profile's stages in
+// flight) stream under all three, as FlashAttention-2 issues the next block's
+// loads before the softmax; Q is read with the first chunk, after the CTA's
+// fixed cost (the profile's cta_overhead).
 // A chunk groups blocks so a CTA is a handful of steps; it is also the unit
 // the L2 model tracks K and V in, so CTAs reading the same keys share them.
 
@@ -42,7 +46,7 @@ class FlashCtaProgramBuilder {
   // `chunk_blocks`: K/V blocks per L2-tracked chunk, the same for every CTA.
   // The SM's unit rates set how the chunk's loads spread over its steps.
   FlashCtaProgramBuilder(FlashTile tile, std::int64_t chunk_blocks, const hw::HardwareSpec& spec,
-                         double tensor_efficiency);
+                         const hw::AttentionProfile& profile);
 
   const FlashTile& tile() const { return tile_; }
   // A segment labelled (query matrix, query block, key range) for traces.
@@ -75,6 +79,8 @@ class FlashCtaProgramBuilder {
   FlashTile tile_;
   std::int64_t chunk_blocks_;
   UnitRates rates_;
+  bool softmax_overlap_;
+  double cta_overhead_s_;
 };
 
 // A split's partial result: fp32 O plus one fp32 log-sum-exp per row.

@@ -52,9 +52,9 @@ int split_heuristic(std::int64_t ctas, int sm_count, std::int64_t key_blocks) {
 class SplitKvPrograms final : public gpu::CtaProgramSource {
  public:
   SplitKvPrograms(const AttentionShape& shape, FlashTile tile, int splits,
-                  const hw::HardwareSpec& spec, double tensor_efficiency)
+                  const hw::HardwareSpec& spec, const hw::AttentionProfile& profile)
       : shape_(shape),
-        builder_(tile, key_chunk_blocks(shape, tile.key_rows), spec, tensor_efficiency),
+        builder_(tile, key_chunk_blocks(shape, tile.key_rows), spec, profile),
         splits_(splits),
         blocks_per_split_(ceil_div(ceil_div(longest_kv_len(shape), tile.key_rows), splits)) {}
 
@@ -113,16 +113,15 @@ std::string FlashDecodingAttention::unsupported_reason(const AttentionWorkload& 
 
 AttentionLowering FlashDecodingAttention::lower(const AttentionWorkload& workload,
                                                 const hw::HardwareSpec& spec,
-                                                const hw::KernelProfile& kernel) const {
+                                                const AttentionKernel& kernel) const {
   const AttentionShape& shape = workload.shape;
   const FlashTile tile = decode_tile(shape);
   const int splits = splits_for(workload, spec);
-  auto programs =
-      std::make_shared<SplitKvPrograms>(shape, tile, splits, spec, kernel.tensor_efficiency);
+  auto programs = std::make_shared<SplitKvPrograms>(shape, tile, splits, spec, kernel.profile);
   AttentionLowering lowering;
   lowering.kernels.push_back(attention_kernel_launch(workload.name + ".flash_fwd_splitkv",
                                                      programs->cta_count(), tile.footprint(),
-                                                     kernel.tensor_efficiency, programs));
+                                                     kernel.profile.tensor_efficiency, programs));
   if (splits > 1) {
     SplitKvCombine combine;
     combine.name = workload.name + ".splitkv_combine";

@@ -20,7 +20,7 @@ class FlashDecodingAttention final : public AttentionVariant {
   std::string unsupported_reason(const AttentionWorkload& workload,
                                  const hw::HardwareSpec& spec) const override;
   AttentionLowering lower(const AttentionWorkload& workload, const hw::HardwareSpec& spec,
-                          const hw::KernelProfile& kernel) const override;
+                          const AttentionKernel& kernel) const override;
 
   static int splits_for(const AttentionWorkload& workload, const hw::HardwareSpec& spec);
 };

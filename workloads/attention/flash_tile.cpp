@@ -1,5 +1,7 @@
 #include "workloads/attention/flash_tile.hpp"
 
+#include <algorithm>
+
 namespace tilesim::workloads {
 namespace {
 constexpr int kThreadsPerWarp = 32;
@@ -12,17 +14,24 @@ double FlashTile::kv_block_bytes() const {
   return 2.0 * key_rows * head_dim * hw::bytes_per_element(dtype);
 }
 
-// Q, one K and one V block in shared memory (FlashAttention-2 does not
-// multi-buffer K/V; it issues the next block's load before the softmax).
+double FlashTile::kv_bytes_in_flight() const {
+  return kv_block_bytes() * std::max(1, stages - 1);
+}
+
+// Q and `stages` K and V blocks in shared memory.
 gpu::CtaFootprint FlashTile::footprint() const {
-  const double bytes = (query_rows + 2.0 * key_rows) * head_dim * hw::bytes_per_element(dtype);
+  const double bytes =
+      (query_rows + 2.0 * stages * key_rows) * head_dim * hw::bytes_per_element(dtype);
   return {warps * kThreadsPerWarp, registers_per_thread, bytes};
 }
 
-FlashTile prefill_flash_tile(int head_dim, hw::DataType dtype) {
+FlashTile flash_tile(const hw::AttentionProfile& profile, int head_dim, hw::DataType dtype) {
   FlashTile tile;
-  tile.key_rows = head_dim <= 64 ? 128 : 64;
-  tile.warps = head_dim <= 128 ? 4 : 8;
+  tile.query_rows = profile.query_rows;
+  tile.key_rows = head_dim <= 64 ? profile.key_rows_d64 : profile.key_rows_d128;
+  tile.warps = profile.warps;
+  tile.stages = profile.stages;
+  tile.registers_per_thread = profile.registers_per_thread;
   tile.head_dim = head_dim;
   tile.dtype = dtype;
   return tile;

@@ -58,7 +58,7 @@ std::string PagedAttentionV1::unsupported_reason(const AttentionWorkload& worklo
 
 AttentionLowering PagedAttentionV1::lower(const AttentionWorkload& workload,
                                           const hw::HardwareSpec& spec,
-                                          const hw::KernelProfile& /*kernel*/) const {
+                                          const AttentionKernel& /*kernel*/) const {
   const AttentionShape& shape = workload.shape;
   auto programs = std::make_shared<PagedV1Programs>(shape, spec);
   const std::int64_t ctas = shape.heads * static_cast<std::int64_t>(shape.kv_lens.size());

@@ -55,7 +55,7 @@ std::string PagedAttentionV2::unsupported_reason(const AttentionWorkload& worklo
 
 AttentionLowering PagedAttentionV2::lower(const AttentionWorkload& workload,
                                           const hw::HardwareSpec& spec,
-                                          const hw::KernelProfile& /*kernel*/) const {
+                                          const AttentionKernel& /*kernel*/) const {
   const AttentionShape& shape = workload.shape;
   const auto sequences = static_cast<std::int64_t>(shape.kv_lens.size());
   auto programs = std::make_shared<PagedV2Programs>(shape, spec);

@@ -17,7 +17,7 @@ class PagedAttentionV2 final : public AttentionVariant {
   std::string unsupported_reason(const AttentionWorkload& workload,
                                  const hw::HardwareSpec& spec) const override;
   AttentionLowering lower(const AttentionWorkload& workload, const hw::HardwareSpec& spec,
-                          const hw::KernelProfile& kernel) const override;
+                          const AttentionKernel& kernel) const override;
 };
 
 }  // namespace tilesim::workloads

@@ -1,9 +1,12 @@
 #pragma once
-// An elementwise kernel of the unfused variant over the score matrices S of
-// every (sequence, head): q_len rows of kv_len scores each, read from and
-// written back to global memory in the input type. `scale_mask` multiplies by
-// 1/sqrt(d) and, when causal, masks (from the indices: no mask tensor is
-// read); `softmax` computes each row's max, exps and sum and writes P.
+// An elementwise (or row-wise) kernel of an unfused attention path: one pass
+// over an array of every sequence, read from and written back to global
+// memory. Usually the score matrices S of every (sequence, head) -- q_len rows
+// of kv_len scores -- for the mask, the softmax and its checks; also the
+// causal mask built once, and the per-head copies and scalings of Q and K an
+// eager framework makes. Each element costs bytes read and written, exps on
+// the SFUs and instructions on the CUDA cores; the profile of the path says
+// how many (hw::AttentionProfile).
 // One CTA per block of rows (at least 64 KiB), 256 threads with four 16-byte
 // loads each in flight.
 
@@ -15,12 +18,23 @@
 
 namespace tilesim::workloads {
 
+// What a pass runs over, per sequence.
+enum class ScorePassElements {
+  scores,   // heads x q_len x kv_len
+  mask,     // q_len x kv_len once for the batch (the first sequence's lengths)
+  keys,     // heads x kv_len x head_dim (K or V, one copy per query head)
+  queries,  // heads x q_len x head_dim
+};
+
 struct ScorePass {
   std::string name;
   AttentionArray input = AttentionArray::scores;
   AttentionArray output = AttentionArray::scores;
-  double exps_per_score = 0;               // on the SFUs
-  double fp32_instructions_per_score = 0;  // on the CUDA cores
+  ScorePassElements elements = ScorePassElements::scores;
+  double read_bytes_per_element = 0;
+  double write_bytes_per_element = 0;
+  double exps_per_element = 0;               // on the SFUs
+  double fp32_instructions_per_element = 0;  // on the CUDA cores
 };
 
 gpu::KernelLaunch score_pass_kernel(const ScorePass& pass, const AttentionShape& shape);

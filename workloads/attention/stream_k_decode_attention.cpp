@@ -24,9 +24,8 @@ FlashTile decode_tile(const AttentionShape& shape) {
 class StreamKDecodePrograms final : public gpu::CtaProgramSource {
  public:
   StreamKDecodePrograms(const AttentionShape& shape, FlashTile tile, std::int64_t persistent_ctas,
-                        const hw::HardwareSpec& spec, double tensor_efficiency)
-      : shape_(shape),
-        builder_(tile, key_chunk_blocks(shape, tile.key_rows), spec, tensor_efficiency) {
+                        const hw::HardwareSpec& spec, const hw::AttentionProfile& profile)
+      : shape_(shape), builder_(tile, key_chunk_blocks(shape, tile.key_rows), spec, profile) {
     // pair_begin_[p]: the first block of pair p in the global block order.
     pair_begin_.push_back(0);
     for (const std::int64_t kv_len : shape.kv_lens) {
@@ -110,16 +109,16 @@ std::string StreamKDecodeAttention::unsupported_reason(const AttentionWorkload& 
 
 AttentionLowering StreamKDecodeAttention::lower(const AttentionWorkload& workload,
                                                 const hw::HardwareSpec& spec,
-                                                const hw::KernelProfile& kernel) const {
+                                                const AttentionKernel& kernel) const {
   const FlashTile tile = decode_tile(workload.shape);
   const std::int64_t persistent_ctas =
       std::int64_t{spec.sm.count} * gpu::BlockScheduler(spec.sm).ctas_per_sm(tile.footprint());
   auto programs = std::make_shared<StreamKDecodePrograms>(workload.shape, tile, persistent_ctas,
-                                                          spec, kernel.tensor_efficiency);
+                                                          spec, kernel.profile);
   AttentionLowering lowering;
   lowering.kernels.push_back(attention_kernel_launch(workload.name + ".stream_k_decode",
                                                      programs->cta_count(), tile.footprint(),
-                                                     kernel.tensor_efficiency, programs));
+                                                     kernel.profile.tensor_efficiency, programs));
   lowering.description = fmt::format("stream_k_decode:ctas={}", programs->cta_count());
   return lowering;
 }

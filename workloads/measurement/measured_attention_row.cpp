@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "workloads/measurement/attention_implementations.hpp"
+#include "workloads/attention/attention_implementations.hpp"
 
 namespace tilesim::workloads {
 namespace {
@@ -136,7 +136,7 @@ AttentionRowEntry attention_row_entry(const CsvRow& row, CsvProblems& problems) 
     const std::string& cell = row.cell(column);
     if (cell.empty()) continue;
     if (column == "kernel") {
-      if (implementation) values.emplace_back(key, yaml_quoted(implementation->profile));
+      if (implementation) values.emplace_back(key, yaml_quoted(implementation->name));
     } else if (column == "variant") {
       if (variant_ok) values.emplace_back(key, yaml_quoted(cell));
     } else if (column == "kv_lens") {

@@ -21,7 +21,8 @@ const std::vector<std::string>& attention_only_columns();
 const std::vector<std::pair<std::string, std::string>>& attention_study_keys();
 
 struct AttentionRowEntry {
-  std::string study_entry;     // "{name: ..., attention: {...}, variant: ..., kernel: <profile>}"
+  std::string
+      study_entry;  // "{name: ..., attention: {...}, variant: ..., kernel: <implementation>}"
   std::string implementation;  // the `kernel` cell
   std::optional<int> measured_splits;
 };

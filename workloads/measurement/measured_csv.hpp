@@ -27,8 +27,8 @@ struct MeasuredGemm {
 };
 
 struct MeasuredAttention {
-  // Variant, shape and splits as measured; `kernel` is the hardware kernel
-  // profile the implementation is simulated with (attention_implementations.hpp).
+  // Variant, shape and splits as measured; `kernel` is the implementation,
+  // which picks its attention profiles (attention_implementations.hpp).
   AttentionWorkload workload;
   std::string implementation;  // the row's `kernel`, e.g. "sdpa_flash", "tilesim_ref"
   // The `splits` cell of a paged_v2 row (partitions per sequence), which the

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "workloads/attention/attention_implementations.hpp"
 #include "workloads/attention/paged_attention_v2.hpp"
 #include "workloads/study_runner.hpp"
 #include "workloads/workload_cost.hpp"
@@ -21,6 +22,17 @@ std::string paged_v2_note(const MeasuredAttention& row) {
   if (modeled == *row.measured_splits) return {};
   return fmt::format("measured {} partitions; the model cuts {}-key ones ({})",
                      *row.measured_splits, PagedAttentionV2::kPartitionKeys, modeled);
+}
+
+// The class of the attention profile the row's implementation runs its
+// variant with (it ran, so there is one).
+std::string kernel_class_of(const MeasuredAttention& row, const hw::HardwareSpec& spec) {
+  const std::optional<AttentionImplementation> implementation =
+      find_attention_implementation(row.implementation);
+  if (!implementation) return row.implementation;
+  const config::Loaded<hw::AttentionProfile> profile =
+      attention_profile_for(*implementation, row.workload.variant, spec, {}, "kernel");
+  return profile.ok() ? profile.value->kernel_class : row.implementation;
 }
 
 // The rows' study under the cost budget: a row over it is refused before any
@@ -90,7 +102,8 @@ config::Loaded<std::vector<ComparedAttention>> simulate_measured_attention(
   // A concrete variant gives one run per workload, in order.
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const WorkloadRun& run = (*runs.value)[i];
-    result.push_back({rows[i], run.schedule, run.result.time_us(), paged_v2_note(rows[i])});
+    result.push_back({rows[i], run.schedule, run.result.time_us(), paged_v2_note(rows[i]),
+                      kernel_class_of(rows[i], spec)});
   }
   compared.value = std::move(result);
   return compared;

@@ -45,9 +45,11 @@ struct ComparedAttention {
   // What the simulation could not follow, e.g. a paged_v2 row measured with
   // other partitions than the model's 512-key ones; empty when none.
   std::string note;
+  // The class of the attention profile it ran with, e.g. "flash_mma_sync".
+  std::string kernel_class;
 };
 
-// Each row as measured: its variant, splits and page size, on the kernel
+// Each row as measured: its variant, splits and page size, with the attention
 // profile its implementation maps to (attention_implementations.hpp).
 config::Loaded<std::vector<ComparedAttention>> simulate_measured_attention(
     const std::vector<MeasuredAttention>& rows, const hw::HardwareSpec& spec,

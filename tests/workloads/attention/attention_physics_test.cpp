@@ -59,18 +59,19 @@ TEST(AttentionPhysics, UnfusedMovesQuadraticHbmBytesAndFlashLinear) {
   for (const std::int64_t n : {1024, 4096, 16384}) {
     unfused.push_back(hbm_bytes(simulate(prefill(heads, heads, n, "unfused"), spec)));
     flash.push_back(hbm_bytes(simulate(prefill(heads, heads, n, "flash"), spec)));
-    // Scores written by Q K^T, read and written by scale/mask and softmax, read
-    // by P V: six passes over h N^2 bf16 elements, five when S fits in L2
-    // between scale/mask and softmax (4 MiB per head at N = 1k).
-    const double score_bytes = (n > 1024 ? 6.0 : 5.0) * heads * double(n) * double(n) * 2;
+    // Scores written by Q K^T, read by the masked softmax, P written by it and
+    // read by P V: four passes over h N^2 bf16 elements, three when S stays in
+    // L2 from Q K^T to the softmax (4 MiB per head at N = 1k).
+    const double score_bytes = (n > 1024 ? 4.0 : 3.0) * heads * double(n) * double(n) * 2;
     EXPECT_GE(unfused.back(), score_bytes) << "N = " << n;
     // Flash reads Q, K, V once from HBM and writes O once.
     const double qkvo_bytes = 4.0 * heads * double(n) * 128 * 2;
     EXPECT_LT(flash.back(), 1.1 * qkvo_bytes) << "N = " << n;
   }
-  // N grows 4x and 16x: unfused bytes about 16x and 256x, flash about 4x and 16x.
-  EXPECT_GT(unfused[1] / unfused[0], 0.9 * 16);
-  EXPECT_GT(unfused[2] / unfused[0], 0.9 * 256);
+  // N grows 4x and 16x: unfused bytes about 16x and 256x (a little less: the
+  // 1k scores partly hit in L2), flash about 4x and 16x.
+  EXPECT_GT(unfused[1] / unfused[0], 0.85 * 16);
+  EXPECT_GT(unfused[2] / unfused[0], 0.85 * 256);
   EXPECT_LT(flash[1] / flash[0], 1.1 * 4);
   EXPECT_LT(flash[2] / flash[0], 1.1 * 16);
 }
@@ -89,10 +90,10 @@ TEST(AttentionPhysics, FlashIsAtLeastThreeTimesFasterThanUnfusedAt4k) {
 TEST(AttentionPhysics, UnfusedKernelsEachMoveTheScoreMatrix) {
   const hw::HardwareSpec spec = h100();
   const WorkloadRun run = simulate(prefill(8, 8, 4096, "unfused"), spec);
-  ASSERT_EQ(run.result.kernels.size(), 4u);
+  ASSERT_EQ(run.result.kernels.size(), 3u);  // Q K^T, masked softmax, P V
   const double scores_bytes = 8.0 * 4096 * 4096 * 2;
   const gpu::KernelRecord& qk = run.result.kernels[0];
-  const gpu::KernelRecord& softmax = run.result.kernels[2];
+  const gpu::KernelRecord& softmax = run.result.kernels[1];
   EXPECT_NEAR(qk.traffic.write_bytes, scores_bytes, 0.01 * scores_bytes);
   EXPECT_NEAR(softmax.traffic.hbm_read_bytes, scores_bytes, 0.01 * scores_bytes);
   EXPECT_NEAR(softmax.traffic.write_bytes, scores_bytes, 0.01 * scores_bytes);
@@ -201,6 +202,50 @@ TEST(AttentionPhysics, SameWorkloadSameResult) {
   const hw::HardwareSpec spec = h100();
   const AttentionWorkload workload = decode(32, 8, {65536, 1024, 4096, 512}, "stream_k_decode");
   EXPECT_EQ(simulate(workload, spec).result.end(), simulate(workload, spec).result.end());
+}
+
+// The eager math path (sdpa_math) makes more passes over S than our unfused
+// path: the mask as an add of its own, the softmax, and the isneginf, all and
+// where passes of _safe_softmax; with GQA it first copies K and V per head.
+TEST(AttentionPhysics, EagerMathPassesOverTheScores) {
+  const hw::HardwareSpec spec = h100();
+  AttentionWorkload eager = prefill(32, 8, 4096, "unfused");
+  eager.shape.causal = true;
+  eager.kernel = "sdpa_math";
+  AttentionWorkload ours = eager;
+  ours.kernel = "tilesim_ref";
+  const WorkloadRun eager_run = simulate(eager, spec);
+  std::vector<std::string> names;
+  for (const gpu::KernelRecord& kernel : eager_run.result.kernels) {
+    names.push_back(kernel.name.substr(kernel.name.rfind('.') + 1));
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"build_mask", "scale_q", "copy_k", "copy_v", "scale_k",
+                                             "qk_gemm", "add_mask", "softmax", "isneginf",
+                                             "all_masked", "where", "pv_gemm"}));
+  EXPECT_GT(eager_run.result.time_us(), 2.5 * simulate(ours, spec).result.time_us());
+}
+
+// A library backend whose profile splits the KV cache at decode runs a decode
+// step written as `flash` as split-KV; our kernels run the variant as written.
+TEST(AttentionPhysics, LibraryDecodeRunsSplitKv) {
+  const hw::HardwareSpec spec = h100();
+  AttentionWorkload fa2 = decode(32, 8, {32768}, "flash");
+  fa2.kernel = "sdpa_flash";
+  EXPECT_EQ(simulate(fa2, spec).schedule.rfind("flash_decoding:splits=", 0), 0u);
+  AttentionWorkload ours = fa2;
+  ours.kernel = "tilesim_ref";
+  EXPECT_EQ(simulate(ours, spec).schedule, "flash");
+}
+
+// FA2 (mma.sync, softmax between the GEMMs) is slower than the FA3/cuDNN
+// class (wgmma, softmax under the GEMMs) on the same prefill.
+TEST(AttentionPhysics, WgmmaClassIsFasterThanMmaSyncClass) {
+  const hw::HardwareSpec spec = h100();
+  AttentionWorkload fa2 = prefill(32, 8, 4096, "flash");
+  fa2.kernel = "sdpa_flash";
+  AttentionWorkload cudnn = fa2;
+  cudnn.kernel = "sdpa_cudnn";
+  EXPECT_GT(simulate(fa2, spec).result.time_us(), 1.5 * simulate(cudnn, spec).result.time_us());
 }
 
 }  // namespace

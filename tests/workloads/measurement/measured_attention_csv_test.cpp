@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <set>
 #include <string>
 
-#include "workloads/measurement/attention_implementations.hpp"
+#include "workloads/attention/attention_implementations.hpp"
 #include "workloads/measurement/measured_csv.hpp"
 
 namespace tilesim::workloads {
@@ -54,7 +56,7 @@ TEST(MeasuredAttentionCsv, ReadsEveryFieldOfEachVariant) {
   ASSERT_EQ(rows.size(), 5u);
   const MeasuredAttention& flash = rows[0];
   EXPECT_EQ(flash.implementation, "sdpa_flash");
-  EXPECT_EQ(flash.workload.kernel, "library");  // the profile it is simulated with
+  EXPECT_EQ(flash.workload.kernel, "sdpa_flash");  // the implementation picks its profile
   EXPECT_EQ(flash.workload.variant, "flash");
   EXPECT_EQ(flash.workload.shape.batch, 2);
   EXPECT_EQ(flash.workload.shape.heads, 32);
@@ -107,7 +109,8 @@ TEST(MeasuredAttentionCsv, UnknownImplementationListsTheTable) {
       read(kHeader + "a,sdpa_flsh,flash,1,8,8,512,512,,64,false,bf16,,,20,,,,,,,\n");
   expect_problem(loaded,
                  "a.csv:2:2: error: kernel: unknown attention implementation `sdpa_flsh`; "
-                 "allowed: tilesim_ref, sdpa_flash, sdpa_cudnn, sdpa_efficient, sdpa_math");
+                 "allowed: library, tilesim_ref, tilesim_ref_wgmma, sdpa_flash, sdpa_cudnn, "
+                 "sdpa_efficient, sdpa_math");
 }
 
 TEST(MeasuredAttentionCsv, VariantMustBeOneTheImplementationRuns) {
@@ -185,14 +188,39 @@ TEST(MeasuredAttentionCsv, HeaderWithNeitherKind) {
                  "(attention rows)");
 }
 
+// Every implementation maps to attention profiles that exist, and every
+// profile in configs/attention/ is some implementation's (none is a stray copy).
 TEST(AttentionImplementations, EveryImplementationMapsToAShippedProfile) {
+  const std::filesystem::path dir = std::filesystem::path(TILESIM_CONFIG_DIR) / "attention";
+  std::set<std::string> used;
   for (const AttentionImplementation& i : attention_implementations()) {
-    EXPECT_TRUE(i.profile == "library" || i.profile == "tilesim_ref") << i.name;
+    std::vector<std::string> profiles = i.fused_profiles;
+    if (!i.unfused_profile.empty()) profiles.push_back(i.unfused_profile);
+    EXPECT_FALSE(profiles.empty()) << i.name;
+    for (const std::string& profile : profiles) {
+      EXPECT_TRUE(std::filesystem::is_regular_file(dir / (profile + ".yaml")))
+          << i.name << " -> " << profile;
+      used.insert(profile);
+    }
     EXPECT_FALSE(i.variants.empty()) << i.name;
+  }
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    EXPECT_TRUE(used.contains(entry.path().stem().string())) << entry.path() << " is unused";
   }
   EXPECT_TRUE(find_attention_implementation("tilesim_ref")->own);
   EXPECT_FALSE(find_attention_implementation("sdpa_flash")->own);
   EXPECT_FALSE(find_attention_implementation("cutlass").has_value());
+}
+
+// The classes the issue names: library backends and our kernels of one class
+// share a profile, and our Hopper kernel's name is reserved for the wgmma class.
+TEST(AttentionImplementations, LibraryBackendsMapToTheirClass) {
+  EXPECT_EQ(find_attention_implementation("sdpa_cudnn")->fused_profiles,
+            find_attention_implementation("tilesim_ref_wgmma")->fused_profiles);
+  EXPECT_EQ(find_attention_implementation("sdpa_flash")->fused_profiles.front(), "fa2_mma_sync");
+  EXPECT_EQ(find_attention_implementation("sdpa_math")->unfused_profile, "eager_math");
+  EXPECT_NE(find_attention_implementation("sdpa_math")->unfused_profile,
+            find_attention_implementation("tilesim_ref")->unfused_profile);
 }
 
 }  // namespace

@@ -1,0 +1,67 @@
+#pragma once
+// An attention kernel profile: the mechanisms of one attention implementation
+// class (configs/attention/<name>.yaml), read from its kernels' code or the
+// library's known structure, plus the few values fitted on named calibration
+// cases. A flash profile says how the fused kernel runs (GEMM instruction rate,
+// tile, whether the softmax overlaps the GEMMs, fixed cost per CTA, what it
+// runs at decode); an unfused profile says which passes the path makes over the
+// score matrix and what each costs. Studies and measurement rows name an
+// implementation (workloads/attention/attention_implementations.hpp), which
+// maps to profiles of this kind.
+
+#include <string>
+#include <vector>
+
+#include "hwmodels/hardware_spec.hpp"
+
+namespace tilesim::hw {
+
+// What a flash-class kernel runs for a decode-shaped problem (q_len <= 16).
+enum class AttentionDecode {
+  as_written,  // the study's variant (our kernels: the variant is our choice)
+  split_kv,    // GQA group packed into one tile, KV split by FA2's num_splits_heuristic + combine
+};
+
+// How an unfused path applies the causal mask.
+enum class UnfusedMask {
+  in_softmax,     // the softmax kernel selects -inf for masked scores (no extra pass)
+  additive_pass,  // a broadcast add of a -inf bias over S (an eager framework's attn_mask)
+};
+
+struct AttentionProfile {
+  std::string name;  // file name without .yaml
+  std::string source_path;
+  std::string description;
+  std::string kernel_class;  // e.g. "flash_mma_sync": reports group rows by it
+  std::vector<std::string> architectures;
+  bool fused = true;  // flash-class kernel; false: an unfused path
+
+  // Flash class.
+  MmaInstruction instruction = MmaInstruction::mma_sync;
+  double tensor_efficiency = 0;  // of the SM's tensor-core peak, in the main loop
+  int query_rows = 128;          // per CTA
+  int key_rows_d64 = 128;        // keys per K/V block at head_dim <= 64
+  int key_rows_d128 = 64;        // ... above 64
+  int warps = 4;
+  int stages = 1;  // K/V blocks held in shared memory
+  int registers_per_thread = 255;
+  bool softmax_overlap = false;  // softmax hidden under the GEMMs (FA3 ping-pong)
+  double cta_overhead_s = 0;     // fixed time per CTA: prologue, Q load issue, epilogue
+  AttentionDecode decode = AttentionDecode::as_written;
+
+  // Unfused class.
+  std::string gemm_kernel = "library";  // GEMM profile of the QK^T and PV GEMMs
+  UnfusedMask mask = UnfusedMask::in_softmax;
+  bool safe_softmax_passes = false;  // isneginf, all-reduce and where passes after the softmax
+  bool gqa_kv_copy = false;          // K and V copied to every query head before the GEMMs
+  double softmax_exps_per_score = 1;
+  double softmax_instructions_per_score = 4;
+  // Rows of at most this many keys run a warp-per-row softmax at its own cost
+  // (PyTorch's softmax_warp_forward); 0: one softmax kernel for every length.
+  int warp_softmax_max_keys = 0;
+  double warp_softmax_instructions_per_score = 4;
+  double elementwise_instructions_per_score = 2;  // broadcast add and where passes
+  double copy_instructions_per_element = 2;       // the GQA copies of K and V
+};
+
+}  // namespace tilesim::hw

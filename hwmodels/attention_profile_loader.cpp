@@ -1,0 +1,209 @@
+#include "hwmodels/attention_profile_loader.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "hwmodels/guarded_read.hpp"
+#include "hwmodels/yaml_file.hpp"
+
+namespace tilesim::hw {
+
+using config::Diagnostics;
+using config::into;
+using config::Param;
+using config::QuantityKind;
+using config::Value;
+
+namespace {
+
+Param flag(std::string key) {
+  return Param::choice(std::move(key), {"true", "false"});
+}
+
+Param instructions_per_score(std::string key) {
+  return Param::number(std::move(key)).range(0, 10000);
+}
+
+}  // namespace
+
+config::Schema<AttentionProfile> attention_profile_schema() {
+  using P = AttentionProfile;
+  config::Schema<AttentionProfile> s;
+  s.add(Param::text("description").describe("What implementation this is and where its code is."),
+        into(&P::description));
+  s.add(Param::text("class").name_like().describe(
+            "Implementation class reports group rows by, e.g. flash_mma_sync, flash_wgmma, "
+            "unfused_eager."),
+        into(&P::kernel_class));
+  s.add(Param::sequence("architectures")
+            .not_empty()
+            .describe("GPU architectures the implementation runs on, e.g. [sm80, sm90]."),
+        [](P& profile, const Value& value) {
+          profile.architectures.clear();
+          for (const YAML::Node& item : value.node) {
+            if (item.IsScalar()) profile.architectures.push_back(item.Scalar());
+          }
+        });
+  s.add(Param::choice("kind", {"fused", "unfused"})
+            .describe("fused: one flash-class kernel; unfused: GEMM, passes over S, GEMM."),
+        [](P& profile, const Value& value) { profile.fused = value.text == "fused"; });
+  s.add(Param::choice("instruction", {"mma_sync", "wgmma"})
+            .default_to("mma_sync")
+            .describe("fused: the GEMMs' tensor-core instruction."),
+        [](P& profile, const Value& value) {
+          profile.instruction =
+              value.text == "wgmma" ? MmaInstruction::wgmma : MmaInstruction::mma_sync;
+        });
+  s.add(Param::number("tensor_efficiency")
+            .greater_than(0)
+            .at_most(1)
+            .default_to("1")
+            .by_gpu()
+            .describe("fused: fraction of the SM's tensor-core peak (sm.tensor) the Q K^T and P V "
+                      "MMAs reach; mma.sync kernels stay below the mma.sync ceiling."),
+        into(&P::tensor_efficiency));
+  s.add(Param::integer("tile.query_rows")
+            .range(16, 256)
+            .multiple_of(16)
+            .default_to("128")
+            .describe("fused: query rows per CTA."),
+        into(&P::query_rows));
+  s.add(Param::integer("tile.key_rows_d64")
+            .range(16, 512)
+            .multiple_of(16)
+            .default_to("128")
+            .describe("fused: keys per K/V block at head_dim <= 64."),
+        into(&P::key_rows_d64));
+  s.add(Param::integer("tile.key_rows_d128")
+            .range(16, 512)
+            .multiple_of(16)
+            .default_to("64")
+            .describe("fused: keys per K/V block at head_dim > 64."),
+        into(&P::key_rows_d128));
+  s.add(Param::integer("tile.warps").range(1, 32).default_to("4").describe("fused: warps per CTA."),
+        into(&P::warps));
+  s.add(Param::integer("tile.stages")
+            .range(1, 8)
+            .default_to("1")
+            .describe("fused: K/V blocks held in shared memory (the load pipeline's depth)."),
+        into(&P::stages));
+  s.add(Param::integer("registers_per_thread")
+            .range(1, 255)
+            .default_to("255")
+            .describe("fused: registers per thread (with the tile, the CTAs per SM)."),
+        into(&P::registers_per_thread));
+  s.add(flag("softmax_overlap")
+            .default_to("false")
+            .describe("fused: true when the softmax of one block runs under the GEMMs of "
+                      "another (FA3's warpgroup ping-pong); false: the CTA serializes them "
+                      "(FA2)."),
+        [](P& profile, const Value& value) { profile.softmax_overlap = value.text == "true"; });
+  s.add(Param::quantity("cta_overhead", QuantityKind::time)
+            .range("0 us", "100 us")
+            .default_to("0 us")
+            .by_gpu()
+            .describe("fused: fixed time of each CTA beyond its blocks: prologue, pipeline "
+                      "start, epilogue."),
+        into(&P::cta_overhead_s));
+  s.add(Param::choice("decode", {"as_written", "split_kv"})
+            .default_to("as_written")
+            .describe("fused: what runs for a decode step (q_len <= 16) written as `flash`: the "
+                      "variant as written, or split-KV with the GQA group packed into one tile "
+                      "(FlashAttention-2's num_splits_heuristic) and a combine kernel."),
+        [](P& profile, const Value& value) {
+          profile.decode =
+              value.text == "split_kv" ? AttentionDecode::split_kv : AttentionDecode::as_written;
+        });
+  s.add(Param::text("gemm_kernel")
+            .name_like()
+            .default_to("library")
+            .describe("unfused: the hardware's GEMM kernel profile the two GEMMs run with."),
+        into(&P::gemm_kernel));
+  s.add(Param::choice("mask", {"in_softmax", "additive_pass"})
+            .default_to("in_softmax")
+            .describe("unfused: the causal mask selected inside the softmax kernel, or added "
+                      "as a -inf bias in a pass of its own."),
+        [](P& profile, const Value& value) {
+          profile.mask =
+              value.text == "additive_pass" ? UnfusedMask::additive_pass : UnfusedMask::in_softmax;
+        });
+  s.add(flag("safe_softmax_passes")
+            .default_to("false")
+            .describe("unfused: after the softmax, an isneginf pass (1-byte output), an "
+                      "all-reduce of it per row and a where pass over P (PyTorch's "
+                      "_safe_softmax)."),
+        [](P& profile, const Value& value) { profile.safe_softmax_passes = value.text == "true"; });
+  s.add(flag("gqa_kv_copy")
+            .default_to("false")
+            .describe("unfused: K and V copied to every query head of a GQA group before the "
+                      "GEMMs (repeat_interleave)."),
+        [](P& profile, const Value& value) { profile.gqa_kv_copy = value.text == "true"; });
+  s.add(Param::number("softmax_exps_per_score")
+            .range(0, 8)
+            .default_to("1")
+            .describe("unfused: exponentials per score of the softmax kernel (2 when it "
+                      "computes the row sum and P in separate passes)."),
+        into(&P::softmax_exps_per_score));
+  s.add(instructions_per_score("softmax_instructions_per_score")
+            .default_to("4")
+            .by_gpu()
+            .describe("unfused: CUDA-core instructions per score of the softmax kernel."),
+        into(&P::softmax_instructions_per_score));
+  s.add(Param::integer("warp_softmax_max_keys")
+            .range(0, 1 << 20)
+            .default_to("0")
+            .describe("unfused: rows of at most this many keys run a warp-per-row softmax "
+                      "kernel at warp_softmax_instructions_per_score; 0: one softmax kernel."),
+        into(&P::warp_softmax_max_keys));
+  s.add(instructions_per_score("warp_softmax_instructions_per_score")
+            .default_to("4")
+            .by_gpu()
+            .describe("unfused: CUDA-core instructions per score of the warp-per-row softmax."),
+        into(&P::warp_softmax_instructions_per_score));
+  s.add(instructions_per_score("copy_instructions_per_element")
+            .default_to("2")
+            .by_gpu()
+            .describe("unfused: CUDA-core instructions per element written by the GQA copies of "
+                      "K and V."),
+        into(&P::copy_instructions_per_element));
+  s.add(instructions_per_score("elementwise_instructions_per_score")
+            .default_to("2")
+            .by_gpu()
+            .describe("unfused: CUDA-core instructions per score of the broadcast mask add and "
+                      "the where pass (index arithmetic of a non-vectorized elementwise kernel)."),
+        into(&P::elementwise_instructions_per_score));
+  return s;
+}
+
+std::filesystem::path attention_profile_dir(const HardwareSpec& spec) {
+  const auto library = spec.kernel_profiles.find("library");
+  const std::filesystem::path kernels =
+      library != spec.kernel_profiles.end()
+          ? std::filesystem::path(library->second.source_path).parent_path()
+          : std::filesystem::path(spec.source_path).parent_path().parent_path() / "kernels";
+  return kernels.parent_path() / "attention";
+}
+
+config::Loaded<AttentionProfile> load_attention_profile(const std::filesystem::path& file,
+                                                        const ProfileTarget& target) {
+  const std::string path = file.string();
+  return config::guarded_read<AttentionProfile>(
+      path, Diagnostics{}, [&](Diagnostics& diagnostics) -> std::optional<AttentionProfile> {
+        std::optional<YAML::Node> root = config::load_yaml_file(file, diagnostics);
+        if (!root) return std::nullopt;
+        config::ReadContext context;
+        context.file = path;
+        context.clock_hz = target.clock_hz;
+        for (const std::string& key : {target.name, target.architecture}) {
+          if (!key.empty()) context.gpu_keys.push_back(key);
+        }
+        AttentionProfile profile;
+        profile.name = file.stem().string();
+        profile.source_path = path;
+        attention_profile_schema().read(*root, context, profile, diagnostics);
+        return profile;
+      });
+}
+
+}  // namespace tilesim::hw
