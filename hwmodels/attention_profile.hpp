@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "hwmodels/hardware_spec.hpp"
+#include "hwmodels/mma_instruction.hpp"
 
 namespace tilesim::hw {
 

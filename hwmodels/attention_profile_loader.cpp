@@ -176,15 +176,6 @@ config::Schema<AttentionProfile> attention_profile_schema() {
   return s;
 }
 
-std::filesystem::path attention_profile_dir(const HardwareSpec& spec) {
-  const auto library = spec.kernel_profiles.find("library");
-  const std::filesystem::path kernels =
-      library != spec.kernel_profiles.end()
-          ? std::filesystem::path(library->second.source_path).parent_path()
-          : std::filesystem::path(spec.source_path).parent_path().parent_path() / "kernels";
-  return kernels.parent_path() / "attention";
-}
-
 config::Loaded<AttentionProfile> load_attention_profile(const std::filesystem::path& file,
                                                         const ProfileTarget& target) {
   const std::string path = file.string();
@@ -204,6 +195,23 @@ config::Loaded<AttentionProfile> load_attention_profile(const std::filesystem::p
         attention_profile_schema().read(*root, context, profile, diagnostics);
         return profile;
       });
+}
+
+void read_attention_profiles(const std::filesystem::path& kernel_dir, const ProfileTarget& target,
+                             std::map<std::string, AttentionProfile>& profiles,
+                             config::Diagnostics& diagnostics) {
+  const std::filesystem::path dir = kernel_dir.parent_path() / "attention";
+  // kernel_profile_names lists any folder's .yaml stems, sorted: a stable order
+  // for diagnostics.
+  for (const std::string& name : kernel_profile_names(dir)) {
+    config::Loaded<AttentionProfile> profile =
+        load_attention_profile(dir / (name + ".yaml"), target);
+    diagnostics.append(profile.diagnostics);
+    if (!profile.ok()) continue;
+    const std::vector<std::string>& runs_on = profile.value->architectures;
+    if (std::find(runs_on.begin(), runs_on.end(), target.architecture) == runs_on.end()) continue;
+    profiles[name] = std::move(*profile.value);
+  }
 }
 
 }  // namespace tilesim::hw

@@ -5,6 +5,7 @@
 // kernel profiles (kernel_profile_loader.hpp).
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -17,12 +18,17 @@ namespace tilesim::hw {
 
 config::Schema<AttentionProfile> attention_profile_schema();
 
-// The profiles of the GPU `spec`: configs/attention beside the folder its
-// kernel profiles came from (so a hardware file anywhere finds them).
-std::filesystem::path attention_profile_dir(const HardwareSpec& spec);
-
 // The profile `file` as it applies to `target`.
 config::Loaded<AttentionProfile> load_attention_profile(const std::filesystem::path& file,
                                                         const ProfileTarget& target);
+
+// Every profile in configs/attention beside the kernel-profile folder
+// `kernel_dir` (configs/kernels) that runs on `target`'s architecture, into
+// `profiles` by name, read once with the hardware file so that lowering never
+// touches the file system. A broken profile file is reported like a broken
+// kernel profile, with its own file:line.
+void read_attention_profiles(const std::filesystem::path& kernel_dir, const ProfileTarget& target,
+                             std::map<std::string, AttentionProfile>& profiles,
+                             config::Diagnostics& diagnostics);
 
 }  // namespace tilesim::hw

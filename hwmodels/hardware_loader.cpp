@@ -6,6 +6,7 @@
 #include <array>
 #include <map>
 
+#include "hwmodels/attention_profile_loader.hpp"
 #include "hwmodels/closest_match.hpp"
 #include "hwmodels/guarded_read.hpp"
 #include "hwmodels/hardware_schema.hpp"
@@ -244,6 +245,10 @@ config::Loaded<HardwareSpec> load_hardware_spec(const std::filesystem::path& pat
         if (const auto kernels = values.find("kernels"); kernels != values.end()) {
           const ProfileSource source{kernel_profile_dir(path, config_dir), &profile_overrides};
           read_kernel_profiles(kernels->second, values, context, source, spec, diagnostics);
+          if (source.dir) {
+            const ProfileTarget target{spec.name, spec.architecture, spec.sm.clock_hz, nullptr};
+            read_attention_profiles(*source.dir, target, spec.attention_profiles, diagnostics);
+          }
         }
         return spec;
       });

@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "hwmodels/attention_profile.hpp"
 #include "hwmodels/data_type.hpp"
+#include "hwmodels/mma_instruction.hpp"
 
 namespace tilesim::hw {
 
@@ -68,8 +70,6 @@ struct LaunchSpec {
   double cta_dispatch_s = 0;  // block scheduler: CTA assigned to its first instruction
 };
 
-enum class MmaInstruction { mma_sync, wgmma, simt };
-
 // In which order a Stream-K CTA works through its range of MAC iterations:
 // tail_first from its first tile up (it meets that tile's tail first),
 // head_first from its last tile down (every CTA starts at k = 0, so all walk
@@ -123,6 +123,9 @@ struct HardwareSpec {
   HbmSpec hbm;
   LaunchSpec launch;
   std::map<std::string, KernelProfile> kernel_profiles;  // by name
+  // Every attention profile in configs/attention that runs on this GPU, by
+  // name; implementations pick theirs (workloads/attention).
+  std::map<std::string, AttentionProfile> attention_profiles;
 
   // Tensor-core rate of one SM for `type`; fp32 inputs run on CUDA cores.
   double sm_mma_flops_per_s(DataType type) const;
