@@ -38,7 +38,7 @@ import sys
 import time
 
 COLUMNS = ("name,kind,split,phase,hidden,heads,kv_heads,head_dim,intermediate,layers,vocab,"
-           "batch,tokens,context,dtype,granularity,fused,launch,time_us,time_us_min,time_us_p90,"
+           "batch,tokens,context,dtype,fused,launch,time_us,time_us_min,time_us_p90,"
            "runs,kernels").split(",")
 EPS = 1e-5
 
@@ -166,6 +166,8 @@ def main(argv):
     p.add_argument("--kernels")
     p.add_argument("--json")
     p.add_argument("--only", help="comma-separated case names")
+    p.add_argument("--hardware", default="h100_sxm",
+                   help="the configs/hw/ file `tilesim compare` simulates the rows on")
     args = p.parse_args(argv)
     import torch
     if not torch.cuda.is_available():
@@ -248,7 +250,7 @@ def main(argv):
                 row = dict(name=f"{case['name']}/{launch}", kind="model", split=case["split"],
                            phase=case["phase"], layers=layers, batch=b,
                            tokens=case.get("tokens", ""), context=case.get("context", ""),
-                           granularity="framework", fused="false", launch=launch,
+                           fused="framework", launch=launch,
                            time_us=f"{statistics.median(times):.2f}", time_us_min=f"{times[0]:.2f}",
                            time_us_p90=f"{times[int(0.9 * (len(times) - 1))]:.2f}",
                            runs=len(times), kernels=len(kernels), **dims)
@@ -269,6 +271,7 @@ def main(argv):
             writer.writerow(["case", "launch", "index", "kernel", "gpu_us"])
             writer.writerows(kernel_rows)
     sidecar = dict(script="kernels/model/torch_llama_forward.py", started=started,
+                   study_hardware=args.hardware,
                    finished=datetime.datetime.now(datetime.timezone.utc).isoformat(),
                    gpu=torch.cuda.get_device_name(0), nvidia_smi_before=smi_before,
                    nvidia_smi_after=nvidia_smi(), torch=torch.__version__,
