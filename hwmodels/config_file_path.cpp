@@ -22,7 +22,8 @@ Loaded<std::filesystem::path> resolve_config_file(const std::string& name_or_pat
     if (std::filesystem::is_regular_file(given, error)) {
       result.value = given;
     } else {
-      result.diagnostics.add(where, key, fmt::format("cannot open {} file `{}`", what, name_or_path));
+      result.diagnostics.add(where, key,
+                             fmt::format("cannot open {} file `{}`", what, name_or_path));
     }
     return result;
   }

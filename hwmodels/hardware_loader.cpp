@@ -258,7 +258,8 @@ config::Loaded<std::filesystem::path> resolve_hardware_path(
 config::Loaded<std::filesystem::path> resolve_hardware_path(const std::string& name_or_path,
                                                             const std::filesystem::path& config_dir,
                                                             const SourceLocation& where) {
-  return config::resolve_config_file(name_or_path, config_dir / "hw", "hardware", "hardware", where);
+  return config::resolve_config_file(name_or_path, config_dir / "hw", "hardware", "hardware",
+                                     where);
 }
 
 }  // namespace tilesim::hw

@@ -89,8 +89,8 @@ int run_compare_models(const CompareOptions& options,
               << report::model_comparison_table(*compared.value);
   }
   if (options.json_path.empty()) return kExitOk;
-  const nlohmann::ordered_json json = report::model_comparison_json(
-      *compared.value, options.measured_path, hardware.value->name);
+  const nlohmann::ordered_json json =
+      report::model_comparison_json(*compared.value, options.measured_path, hardware.value->name);
   return write_output(options.json_path, json.dump(2) + "\n") ? kExitOk : kExitInputError;
 }
 

@@ -27,7 +27,8 @@ std::map<std::pair<std::string, std::string>, AccuracyMetrics> metrics_by_group(
     predicted.push_back(row.predicted_us);
   }
   std::map<std::pair<std::string, std::string>, AccuracyMetrics> metrics;
-  for (const auto& [group, pair] : times) metrics[group] = accuracy_metrics(pair.first, pair.second);
+  for (const auto& [group, pair] : times)
+    metrics[group] = accuracy_metrics(pair.first, pair.second);
   return metrics;
 }
 
@@ -45,10 +46,10 @@ std::string model_comparison_table(const std::vector<ComparedModel>& rows) {
   }
   out += "\nsplit        launch       rows  MAPE%  median%   max%  bias%  within10%  within20%\n";
   for (const auto& [group, m] : metrics_by_group(rows)) {
-    out += fmt::format("{:<12} {:<11} {:>5} {:>6.1f} {:>8.1f} {:>6.1f} {:>+6.1f} {:>10.0f} {:>10.0f}\n",
-                       group.first, group.second, m.cases, m.mape_percent, m.median_ape_percent,
-                       m.max_ape_percent, m.bias_percent, 100 * m.within_10_share,
-                       100 * m.within_20_share);
+    out += fmt::format(
+        "{:<12} {:<11} {:>5} {:>6.1f} {:>8.1f} {:>6.1f} {:>+6.1f} {:>10.0f} {:>10.0f}\n",
+        group.first, group.second, m.cases, m.mape_percent, m.median_ape_percent, m.max_ape_percent,
+        m.bias_percent, 100 * m.within_10_share, 100 * m.within_20_share);
   }
   return out;
 }
@@ -78,8 +79,8 @@ nlohmann::ordered_json model_comparison_json(const std::vector<ComparedModel>& r
                       {"within_10_share", m.within_10_share},
                       {"within_20_share", m.within_20_share}});
   }
-  return {{"measured", measured_path}, {"hardware", hardware}, {"rows", items},
-          {"accuracy", groups}};
+  return {
+      {"measured", measured_path}, {"hardware", hardware}, {"rows", items}, {"accuracy", groups}};
 }
 
 }  // namespace tilesim::report

@@ -306,8 +306,7 @@ int DecoderGraphBuilder::add_embedding() {
   // The rows a gather reads: one table row per token, none of them in L2.
   const int table_rows = activation(shape_.hidden);
   const int x = activation(shape_.hidden);
-  add_elementwise("embedding", ElementwiseFunction::copy,
-                  {{table_rows}}, {x});
+  add_elementwise("embedding", ElementwiseFunction::copy, {{table_rows}}, {x});
   return x;
 }
 

@@ -14,22 +14,16 @@ namespace {
 
 // CSV column -> key of the study's `model:` map.
 const std::vector<std::pair<std::string, std::string>> kModelStudyKeys = {
-    {"phase", "model.phase"},
-    {"hidden", "model.hidden"},
-    {"heads", "model.heads"},
-    {"kv_heads", "model.kv_heads"},
-    {"head_dim", "model.head_dim"},
-    {"intermediate", "model.intermediate"},
-    {"layers", "model.layers"},
-    {"vocab", "model.vocab"},
-    {"tokens", "model.tokens"},
-    {"context", "model.context"},
-    {"dtype", "model.dtype"},
-    {"fused", "model.fused"},
+    {"phase", "model.phase"},       {"hidden", "model.hidden"},
+    {"heads", "model.heads"},       {"kv_heads", "model.kv_heads"},
+    {"head_dim", "model.head_dim"}, {"intermediate", "model.intermediate"},
+    {"layers", "model.layers"},     {"vocab", "model.vocab"},
+    {"tokens", "model.tokens"},     {"context", "model.context"},
+    {"dtype", "model.dtype"},       {"fused", "model.fused"},
     {"launch", "model.launch"},
 };
-const std::vector<std::string> kRequiredColumns = {"name", "kind", "split", "phase", "batch",
-                                                   "time_us"};
+const std::vector<std::string> kRequiredColumns = {"name",  "kind",  "split",
+                                                   "phase", "batch", "time_us"};
 
 std::string read_text(const std::filesystem::path& path) {
   std::ifstream file(path, std::ios::binary);
@@ -82,12 +76,12 @@ config::Loaded<std::vector<MeasuredModel>> read_measured_model_csv(
     measured.line = row.line();
     measured.split = row.cell("split");
     if (row.cell("kind") != "model") {
-      problems.at(row, "kind", fmt::format("\"{}\": every row of a model CSV is `model`",
-                                           row.cell("kind")));
+      problems.at(row, "kind",
+                  fmt::format("\"{}\": every row of a model CSV is `model`", row.cell("kind")));
     }
     if (measured.split != "calibration" && measured.split != "validation") {
-      problems.at(row, "split", fmt::format("\"{}\": expected `calibration` or `validation`",
-                                            measured.split));
+      problems.at(row, "split",
+                  fmt::format("\"{}\": expected `calibration` or `validation`", measured.split));
     }
     const bool prefill = row.cell("phase") == "prefill";
     if (prefill && row.cell("batch") != "1") {
@@ -97,9 +91,10 @@ config::Loaded<std::vector<MeasuredModel>> read_measured_model_csv(
     if (const auto time = parse_positive(row.cell("time_us"))) {
       measured.time_us = *time;
     } else {
-      problems.at(row, "time_us", fmt::format("expected a positive number of microseconds, got "
-                                              "\"{}\"",
-                                              row.cell("time_us")));
+      problems.at(row, "time_us",
+                  fmt::format("expected a positive number of microseconds, got "
+                              "\"{}\"",
+                              row.cell("time_us")));
     }
     measured.time_us_p90 = parse_positive(row.cell("time_us_p90"));
     std::vector<std::pair<std::string, std::string>> values = {

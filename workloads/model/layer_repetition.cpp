@@ -42,7 +42,8 @@ gpu::SimulationResult repeat_last_layer(gpu::SimulationResult result, int simula
   const std::size_t begin = first_kernel_of(result, last);
   std::size_t end = begin;
   while (end < result.kernels.size() && in_layer(result.kernels[end], last)) ++end;
-  repeated.period = result.kernels[begin].start - result.kernels[first_kernel_of(result, last - 1)].start;
+  repeated.period =
+      result.kernels[begin].start - result.kernels[first_kernel_of(result, last - 1)].start;
   const int copies = total - simulated;
   const std::size_t per_layer = end - begin;
   const auto kernel_index = [&](std::size_t old_index) {
@@ -67,8 +68,8 @@ gpu::SimulationResult repeat_last_layer(gpu::SimulationResult result, int simula
     for (const gpu::CtaRecord& cta : result.ctas) {
       const auto index = static_cast<std::size_t>(cta.kernel);
       if (index < begin || index >= end) continue;
-      gpu::CtaRecord moved{cta.kernel, cta.cta, cta.sm, cta.slot, cta.dispatched + by,
-                           cta.finished + by, {}};
+      gpu::CtaRecord moved{cta.kernel,          cta.cta,           cta.sm, cta.slot,
+                           cta.dispatched + by, cta.finished + by, {}};
       moved.kernel = static_cast<std::int32_t>(index + copy * per_layer);
       moved.outcome.traffic = cta.outcome.traffic;
       moved.outcome.flops = cta.outcome.flops;

@@ -25,9 +25,9 @@ inline constexpr int kSimulatedLayers = 3;
 std::string layer_prefix(int layer);
 
 struct RepeatedLayers {
-  int simulated = 0;     // layers in the simulation
-  int total = 0;         // layers of the model
-  sim::SimTime period;   // time per repeated layer; zero when none is repeated
+  int simulated = 0;    // layers in the simulation
+  int total = 0;        // layers of the model
+  sim::SimTime period;  // time per repeated layer; zero when none is repeated
 };
 
 // `result` simulated `simulated` layers (kernels named layer_prefix(i)...);

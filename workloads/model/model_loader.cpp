@@ -34,22 +34,33 @@ std::vector<Declared> dimensions() {
        dim(&DecoderLayerShape::hidden)},
       {Param::integer("heads").range(1, 1024).default_to("32").describe("Query heads."),
        dim(&DecoderLayerShape::heads)},
-      {Param::integer("kv_heads").range(1, 1024).default_to("8").describe(
-           "K/V heads; `heads` must be a multiple."),
+      {Param::integer("kv_heads")
+           .range(1, 1024)
+           .default_to("8")
+           .describe("K/V heads; `heads` must be a multiple."),
        dim(&DecoderLayerShape::kv_heads)},
-      {Param::integer("head_dim").range(16, 256).multiple_of(8).default_to("128").describe(
-           "Elements per head."),
+      {Param::integer("head_dim")
+           .range(16, 256)
+           .multiple_of(8)
+           .default_to("128")
+           .describe("Elements per head."),
        dim(&DecoderLayerShape::head_dim)},
-      {Param::integer("intermediate").range(64, 262144).multiple_of(64).default_to("14336").describe(
-           "MLP width."),
+      {Param::integer("intermediate")
+           .range(64, 262144)
+           .multiple_of(64)
+           .default_to("14336")
+           .describe("MLP width."),
        dim(&DecoderLayerShape::intermediate)},
       {Param::integer("layers").range(1, 1024).default_to("32").describe(
            "Decoder layers (the model's depth)."),
        [](W& workload, const Value& value) {
          workload.shape.layers = static_cast<int>(value.integer);
        }},
-      {Param::integer("vocab").range(64, 4194304).multiple_of(64).default_to("128256").describe(
-           "Vocabulary: rows of the embedding table and columns of the LM head."),
+      {Param::integer("vocab")
+           .range(64, 4194304)
+           .multiple_of(64)
+           .default_to("128256")
+           .describe("Vocabulary: rows of the embedding table and columns of the LM head."),
        [](W& workload, const Value& value) { workload.vocab = value.integer; }},
       {Param::choice("tied_embeddings", {"true", "false"})
            .default_to("false")
@@ -100,8 +111,10 @@ config::Schema<W> model_schema(const std::vector<std::string>& schedules, bool p
             .optional()
             .describe("Prompt tokens of the prefill (batch 1; required unless `phase: decode`)."),
         [](W& workload, const Value& value) { workload.prompt_tokens = value.integer; });
-  s.add(Param::integer("model.batch").range(1, 65536).default_to("1").describe(
-            "Sequences of the decode step."),
+  s.add(Param::integer("model.batch")
+            .range(1, 65536)
+            .default_to("1")
+            .describe("Sequences of the decode step."),
         dim(&DecoderLayerShape::batch));
   s.add(Param::integer("model.context")
             .range(1, kMaxTokens)
@@ -154,22 +167,22 @@ void check_model(const config::Values& values, const config::ReadContext& contex
   const std::string prefix = config::join_keys(context.key_prefix, "model.");
   if (shape.heads % shape.kv_heads != 0) {
     const auto given = values.find("model.kv_heads");
-    diagnostics.add(given != values.end() ? given->second.where : workload.where,
-                    prefix + "kv_heads",
-                    fmt::format("heads ({}) must be a multiple of kv_heads ({}){}", shape.heads,
-                                shape.kv_heads, workload.preset.empty() ? "" : " (with the preset)"));
+    diagnostics.add(
+        given != values.end() ? given->second.where : workload.where, prefix + "kv_heads",
+        fmt::format("heads ({}) must be a multiple of kv_heads ({}){}", shape.heads, shape.kv_heads,
+                    workload.preset.empty() ? "" : " (with the preset)"));
   }
-  for (const auto& [needed, phase, wanted] :
-       {std::tuple{"tokens", "prefill", workload.prefill},
-        std::tuple{"context", "decode", workload.decode}}) {
+  for (const auto& [needed, phase, wanted] : {std::tuple{"tokens", "prefill", workload.prefill},
+                                              std::tuple{"context", "decode", workload.decode}}) {
     const std::string key = fmt::format("model.{}", needed);
     if (wanted && !values.contains(key)) {
-      diagnostics.add(workload.where, prefix + needed,
-                      fmt::format("missing: the {} run needs `{}` (or set `phase`)", phase, needed));
+      diagnostics.add(
+          workload.where, prefix + needed,
+          fmt::format("missing: the {} run needs `{}` (or set `phase`)", phase, needed));
     } else if (!wanted && values.contains(key)) {
-      diagnostics.add(values.at(key).where, prefix + needed,
-                      fmt::format("`{}` applies to the {} run, which `phase` leaves out", needed,
-                                  phase));
+      diagnostics.add(
+          values.at(key).where, prefix + needed,
+          fmt::format("`{}` applies to the {} run, which `phase` leaves out", needed, phase));
     }
   }
 }
@@ -178,17 +191,16 @@ void check_model(const config::Values& values, const config::ReadContext& contex
 
 config::Values read_model_workload(const YAML::Node& item, const config::ReadContext& context,
                                    const std::vector<std::string>& gemm_schedules,
-                                   const std::filesystem::path& config_dir,
-                                   ModelWorkload& workload, config::Diagnostics& diagnostics) {
+                                   const std::filesystem::path& config_dir, ModelWorkload& workload,
+                                   config::Diagnostics& diagnostics) {
   workload.where = config::location_of(item.Mark(), context.file);
   const std::size_t problems = diagnostics.size();
-  const YAML::Node preset = item.IsMap() && item["model"].IsMap() ? item["model"]["preset"]
-                                                                  : YAML::Node();
+  const YAML::Node preset =
+      item.IsMap() && item["model"].IsMap() ? item["model"]["preset"] : YAML::Node();
   const bool has_preset = preset.IsDefined() && preset.IsScalar();
-  if (has_preset &&
-      !read_preset(preset.Scalar(), config::location_of(preset.Mark(), context.file),
-                   config::join_keys(context.key_prefix, "model.preset"), config_dir, workload,
-                   diagnostics)) {
+  if (has_preset && !read_preset(preset.Scalar(), config::location_of(preset.Mark(), context.file),
+                                 config::join_keys(context.key_prefix, "model.preset"), config_dir,
+                                 workload, diagnostics)) {
     return {};
   }
   const config::Values values =

@@ -18,8 +18,8 @@ namespace tilesim::workloads {
 // preset names are looked up (<config_dir>/models/); empty: only paths.
 config::Values read_model_workload(const YAML::Node& item, const config::ReadContext& context,
                                    const std::vector<std::string>& gemm_schedules,
-                                   const std::filesystem::path& config_dir,
-                                   ModelWorkload& workload, config::Diagnostics& diagnostics);
+                                   const std::filesystem::path& config_dir, ModelWorkload& workload,
+                                   config::Diagnostics& diagnostics);
 
 // The declared keys, for the configuration reference (docs/config.md).
 std::vector<config::Param> model_workload_params();

@@ -10,7 +10,7 @@ double model_weight_bytes(const ModelWorkload& model) {
   const auto kv_cols = static_cast<double>(s.kv_heads * s.head_dim);
   const auto hidden = static_cast<double>(s.hidden);
   const double per_layer = hidden * (q_cols + 2 * kv_cols)  // q, k, v projections
-                           + q_cols * hidden                  // o projection
+                           + q_cols * hidden                // o projection
                            + 3 * hidden * static_cast<double>(s.intermediate)  // gate, up, down
                            + 2 * hidden;                                       // RMSNorm gains
   const double tables = static_cast<double>(model.vocab) * hidden * (model.tied_embeddings ? 1 : 2);

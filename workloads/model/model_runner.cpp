@@ -63,16 +63,15 @@ std::vector<WorkloadParameter> model_parameters(const ModelWorkload& workload,
   const bool prefill = shape.phase == LayerPhase::prefill;
   std::vector<WorkloadParameter> parameters;
   if (!workload.preset.empty()) parameters.push_back({"preset", workload.preset});
-  parameters.insert(parameters.end(),
-                    {{"phase", std::string(prefill ? "prefill" : "decode")},
-                     {"hidden", shape.hidden},
-                     {"heads", shape.heads},
-                     {"kv_heads", shape.kv_heads},
-                     {"head_dim", shape.head_dim},
-                     {"intermediate", shape.intermediate},
-                     {"layers", std::int64_t{workload.shape.layers}},
-                     {"vocab", workload.vocab},
-                     {"batch", shape.batch}});
+  parameters.insert(parameters.end(), {{"phase", std::string(prefill ? "prefill" : "decode")},
+                                       {"hidden", shape.hidden},
+                                       {"heads", shape.heads},
+                                       {"kv_heads", shape.kv_heads},
+                                       {"head_dim", shape.head_dim},
+                                       {"intermediate", shape.intermediate},
+                                       {"layers", std::int64_t{workload.shape.layers}},
+                                       {"vocab", workload.vocab},
+                                       {"batch", shape.batch}});
   parameters.push_back(prefill ? WorkloadParameter{"tokens", shape.tokens}
                                : WorkloadParameter{"context", shape.context});
   parameters.push_back({"dtype", std::string(hw::to_string(shape.dtype))});
@@ -104,7 +103,8 @@ std::vector<WorkloadParameter> serving_figures(const ModelWorkload& workload,
   figures.push_back({"kv_cache_bytes", kv});
   figures.push_back({"memory_bytes", weights + kv});
   figures.push_back({"hbm_capacity_bytes", spec.hbm.capacity_bytes});
-  figures.push_back({"max_concurrency", max_concurrency(workload, context, spec.hbm.capacity_bytes)});
+  figures.push_back(
+      {"max_concurrency", max_concurrency(workload, context, spec.hbm.capacity_bytes)});
   figures.push_back({"layers_simulated", std::int64_t{repeated.simulated}});
   figures.push_back({"layer_period_us", repeated.period.us()});
   return figures;
@@ -120,8 +120,7 @@ std::string run_name(const ModelWorkload& workload, LayerPhase phase, LayerOps o
 
 }  // namespace
 
-KernelGraph model_graph(const ModelWorkload& workload, LayerPhase phase, LayerOps ops,
-                        int layers) {
+KernelGraph model_graph(const ModelWorkload& workload, LayerPhase phase, LayerOps ops, int layers) {
   const DecoderLayerShape shape = phase_shape(workload, phase, layers);
   DecoderGraphBuilder builder(shape, ops, workload.where);
   int x = builder.add_embedding();
@@ -155,8 +154,8 @@ config::Loaded<std::vector<WorkloadRun>> run_model_workload(const ModelWorkload&
         run.schedule = fmt::format("{}:{}:{}", phase == LayerPhase::prefill ? "prefill" : "decode",
                                    to_string(ops), launch);
         run.kernel = "library";
-        run.useful_flops = lowered.value->useful_flops +
-                           (workload.shape.layers - simulated) * repeated_flops;
+        run.useful_flops =
+            lowered.value->useful_flops + (workload.shape.layers - simulated) * repeated_flops;
         run.parameters = model_parameters(workload, shape, ops, launch);
         run.figures = serving_figures(workload, shape, spec, run.result.time_us(), repeated);
         runs.push_back(std::move(run));
@@ -170,7 +169,8 @@ config::Loaded<gpu::PlanCost> estimate_model_cost(const ModelWorkload& workload,
                                                   const hw::HardwareSpec& spec,
                                                   const GemmScheduleRegistry& schedules) {
   gpu::PlanCost cost;
-  const auto launches = static_cast<double>(choices(workload.launch, {"eager", "cuda_graph"}).size());
+  const auto launches =
+      static_cast<double>(choices(workload.launch, {"eager", "cuda_graph"}).size());
   for (const LayerPhase phase : phases(workload)) {
     for (const std::string& fused : choices(workload.fused, {"true", "false"})) {
       const KernelGraph graph =

@@ -59,9 +59,7 @@ config::Schema<SweepFile> sweep_schema() {
             .describe("What the plot shows: predicted time or throughput; for a `model:` "
                       "workload also `ttft_us`, `tpot_us`, `tokens_per_s` or `memory_bytes` "
                       "(drawn in GB against the GPU's HBM capacity)."),
-        [](SweepFile& file, const Value& value) {
-          file.plot_y = parse_plot_metric(value.text);
-        });
+        [](SweepFile& file, const Value& value) { file.plot_y = parse_plot_metric(value.text); });
   s.add(Param::text("plot.title")
             .optional()
             .describe("Plot title; default: made up from the "

@@ -82,8 +82,9 @@ TEST(ModelPhysics, RepeatedLayersMatchSimulatingEveryLayer) {
         RepeatedLayers repeated;
         const gpu::SimulationResult composed =
             repeat_last_layer(simulate(kSimulatedLayers), kSimulatedLayers, kLayers, repeated);
-        const std::string what = std::string(phase == LayerPhase::prefill ? "prefill " : "decode ") +
-                                 to_string(ops) + (mode == gpu::LaunchMode::eager ? " eager" : " graph");
+        const std::string what =
+            std::string(phase == LayerPhase::prefill ? "prefill " : "decode ") + to_string(ops) +
+            (mode == gpu::LaunchMode::eager ? " eager" : " graph");
         EXPECT_EQ(composed.kernels.size(), all.kernels.size()) << what;
         EXPECT_NEAR(composed.time_us(), all.time_us(), 0.005 * all.time_us()) << what;
         EXPECT_NEAR(composed.traffic().hbm_bytes(), all.traffic().hbm_bytes(),
