@@ -8,6 +8,7 @@
 
 #include "hwmodels/attention_profile_loader.hpp"
 #include "hwmodels/closest_match.hpp"
+#include "hwmodels/config_file_path.hpp"
 #include "hwmodels/guarded_read.hpp"
 #include "hwmodels/hardware_schema.hpp"
 #include "hwmodels/kernel_profile_loader.hpp"
@@ -262,42 +263,8 @@ config::Loaded<std::filesystem::path> resolve_hardware_path(
 config::Loaded<std::filesystem::path> resolve_hardware_path(const std::string& name_or_path,
                                                             const std::filesystem::path& config_dir,
                                                             const SourceLocation& where) {
-  config::Loaded<std::filesystem::path> result;
-  std::error_code error;
-  const std::filesystem::path given(name_or_path);
-  const bool looks_like_path = name_or_path.find('/') != std::string::npos ||
-                               given.extension() == ".yaml" || given.extension() == ".yml";
-  if (looks_like_path) {
-    if (std::filesystem::is_regular_file(given, error)) {
-      result.value = given;
-    } else {
-      result.diagnostics.add(where, "hardware",
-                             fmt::format("cannot open hardware file `{}`", name_or_path));
-    }
-    return result;
-  }
-  const std::filesystem::path hw_dir = config_dir / "hw";
-  const std::filesystem::path candidate = hw_dir / (name_or_path + ".yaml");
-  if (std::filesystem::is_regular_file(candidate, error)) {
-    result.value = candidate;
-    return result;
-  }
-  std::vector<std::string> available;
-  // error_code overloads throughout: a missing or unreadable directory lists nothing.
-  for (auto it = std::filesystem::directory_iterator(hw_dir, error);
-       !error && it != std::filesystem::directory_iterator(); it.increment(error)) {
-    if (it->path().extension() == ".yaml") {
-      available.push_back(it->path().stem().string());
-    }
-  }
-  std::sort(available.begin(), available.end());
-  const auto suggestion = config::closest_match(name_or_path, available);
-  result.diagnostics.add(
-      where, "hardware",
-      fmt::format("unknown hardware `{}`; {}available in {}: {}; or give a path to a YAML file",
-                  name_or_path, suggestion ? fmt::format("did you mean `{}`? ", *suggestion) : "",
-                  hw_dir.string(), available.empty() ? "none" : config::join_names(available)));
-  return result;
+  return config::resolve_config_file(name_or_path, config_dir / "hw", "hardware", "hardware",
+                                     where);
 }
 
 }  // namespace tilesim::hw

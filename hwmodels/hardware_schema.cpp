@@ -198,6 +198,13 @@ config::Schema<HardwareSpec> hardware_schema() {
             .range(kLatencyMin, kLatencyMax)
             .describe("Block scheduler: CTA assigned to its first instruction."),
         into(&H::launch, &LaunchSpec::cta_dispatch_s));
+  s.add(Param::quantity("launch.framework_dispatch", QuantityKind::time)
+            .range("0 s", "1 ms")
+            .default_to("0 us")
+            .describe("Host time a framework spends on one op before its launch call (PyTorch "
+                      "eager: Python, dispatcher, allocator); paid by eager launches of "
+                      "`fused: framework` layers and models, not by CUDA graphs."),
+        into(&H::launch, &LaunchSpec::framework_dispatch_s));
 
   s.add(Param::entries("kernels").not_empty().describe(
       "GEMM kernel profiles this GPU offers: the name studies use (`kernel: tilesim_ref`) -> "

@@ -68,6 +68,9 @@ struct LaunchSpec {
   double latency_s = 0;       // launch call to first CTA running
   double graph_node_s = 0;    // per-node cost of a CUDA graph launch
   double cta_dispatch_s = 0;  // block scheduler: CTA assigned to its first instruction
+  // Host time a framework (PyTorch eager) spends on one op before its launch
+  // call: Python, the dispatcher, allocation. Eager launches of framework ops only.
+  double framework_dispatch_s = 0;
 };
 
 // In which order a Stream-K CTA works through its range of MAC iterations:

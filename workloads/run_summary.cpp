@@ -12,6 +12,8 @@ RunSummary summarize(const WorkloadRun& run) {
   summary.schedule = run.schedule;
   summary.kernel = run.kernel;
   summary.parameters = run.parameters;
+  // Figures become columns of their own, after the parameters.
+  summary.parameters.insert(summary.parameters.end(), run.figures.begin(), run.figures.end());
   summary.time_us = run.result.time_us();
   summary.tflops = run.tflops_per_s();
   summary.sm_utilization = run.result.sm_utilization();

@@ -12,6 +12,7 @@ const char* workload_kind(const Workload& workload) {
     const char* operator()(const AttentionWorkload&) const { return "attention"; }
     const char* operator()(const GraphWorkload&) const { return "graph"; }
     const char* operator()(const LayerWorkload&) const { return "layer"; }
+    const char* operator()(const ModelWorkload&) const { return "model"; }
   };
   return std::visit(Kind{}, workload);
 }
@@ -29,6 +30,7 @@ const std::string& workload_series(const Workload& workload) {
     }
     const std::string& operator()(const GraphWorkload& graph) const { return graph.launch; }
     const std::string& operator()(const LayerWorkload& layer) const { return layer.launch; }
+    const std::string& operator()(const ModelWorkload& model) const { return model.launch; }
   };
   return std::visit(Series{}, workload);
 }

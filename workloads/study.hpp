@@ -11,10 +11,12 @@
 #include "workloads/attention/attention_workload.hpp"
 #include "workloads/gemm/gemm_workload.hpp"
 #include "workloads/graph/graph_workload.hpp"
+#include "workloads/model/model_workload.hpp"
 
 namespace tilesim::workloads {
 
-using Workload = std::variant<GemmWorkload, AttentionWorkload, GraphWorkload, LayerWorkload>;
+using Workload =
+    std::variant<GemmWorkload, AttentionWorkload, GraphWorkload, LayerWorkload, ModelWorkload>;
 
 struct Study {
   std::string source_path;
@@ -24,12 +26,12 @@ struct Study {
 };
 
 const std::string& workload_name(const Workload& workload);
-// "gemm", "attention", "graph" or "layer": the key of the map that sets its size.
+// "gemm", "attention", "graph", "layer" or "model": the key of the map that sets its size.
 const char* workload_kind(const Workload& workload);
 // Where its entry starts in the study file.
 const config::SourceLocation& workload_location(const Workload& workload);
 // What tells a workload's runs apart in plots: a GEMM's schedule, an attention
-// workload's variant, a graph's or layer's launch mode.
+// workload's variant, a graph's, layer's or model's launch mode.
 const std::string& workload_series(const Workload& workload);
 
 }  // namespace tilesim::workloads

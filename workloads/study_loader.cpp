@@ -12,6 +12,7 @@
 #include "hwmodels/yaml_schema.hpp"
 #include "workloads/attention/attention_loader.hpp"
 #include "workloads/graph/graph_loader.hpp"
+#include "workloads/model/model_loader.hpp"
 #include "workloads/sweep/sweep_loader.hpp"
 
 namespace tilesim::workloads {
@@ -146,7 +147,8 @@ config::Schema<GemmWorkload> workload_schema(const std::vector<std::string>& gem
 }
 
 void read_workloads(const Value& list, const std::vector<std::string>& gemm_schedules,
-                    const std::string& file, Study& study, config::Diagnostics& diagnostics) {
+                    const std::string& file, const std::filesystem::path& config_dir, Study& study,
+                    config::Diagnostics& diagnostics) {
   const auto schema = workload_schema(gemm_schedules);
   std::map<std::string, int> first_line;  // workload name -> line it was first used on
   for (std::size_t i = 0; i < list.node.size(); ++i) {
@@ -178,6 +180,14 @@ void read_workloads(const Value& list, const std::vector<std::string>& gemm_sche
       study.workloads.emplace_back(std::move(graph));
       continue;
     }
+    if (item.IsMap() && item["model"]) {
+      ModelWorkload model;
+      check_unique_name(
+          read_model_workload(item, context, gemm_schedules, config_dir, model, diagnostics),
+          model.name);
+      study.workloads.emplace_back(std::move(model));
+      continue;
+    }
     if (item.IsMap() && item["layer"]) {
       LayerWorkload layer;
       check_unique_name(read_layer_workload(item, context, gemm_schedules, layer, diagnostics),
@@ -203,6 +213,7 @@ namespace {
 
 config::Loaded<Study> read_study(const std::optional<YAML::Node>& root, const std::string& file,
                                  const std::vector<std::string>& gemm_schedules,
+                                 const std::filesystem::path& config_dir,
                                  config::Diagnostics diagnostics) {
   return config::guarded_read<Study>(
       file, std::move(diagnostics), [&](config::Diagnostics& problems) -> std::optional<Study> {
@@ -213,7 +224,7 @@ config::Loaded<Study> read_study(const std::optional<YAML::Node>& root, const st
         context.file = file;
         const config::Values values = study_schema().read(*root, context, study, problems);
         if (const auto list = values.find("workloads"); list != values.end()) {
-          read_workloads(list->second, gemm_schedules, file, study, problems);
+          read_workloads(list->second, gemm_schedules, file, config_dir, study, problems);
         }
         return study;
       });
@@ -222,17 +233,19 @@ config::Loaded<Study> read_study(const std::optional<YAML::Node>& root, const st
 }  // namespace
 
 config::Loaded<Study> load_study(const std::filesystem::path& path,
-                                 const std::vector<std::string>& gemm_schedules) {
+                                 const std::vector<std::string>& gemm_schedules,
+                                 const std::filesystem::path& config_dir) {
   config::Diagnostics diagnostics;
   const std::optional<YAML::Node> root = config::load_yaml_file(path, diagnostics);
-  return read_study(root, path.string(), gemm_schedules, std::move(diagnostics));
+  return read_study(root, path.string(), gemm_schedules, config_dir, std::move(diagnostics));
 }
 
 config::Loaded<Study> load_study_text(const std::string& text, const std::string& origin,
-                                      const std::vector<std::string>& gemm_schedules) {
+                                      const std::vector<std::string>& gemm_schedules,
+                                      const std::filesystem::path& config_dir) {
   config::Diagnostics diagnostics;
   const std::optional<YAML::Node> root = config::load_yaml_text(text, origin, diagnostics);
-  return read_study(root, origin, gemm_schedules, std::move(diagnostics));
+  return read_study(root, origin, gemm_schedules, config_dir, std::move(diagnostics));
 }
 
 std::string render_config_reference_markdown() {
@@ -286,6 +299,16 @@ std::string render_config_reference_markdown() {
        "A Llama-style decoder layer from model dimensions (defaults: Llama-3-8B); see "
        "docs/graphs.md.",
        "workloads[].", layer_workload_params()},
+      {"Model workloads (`model:` in place of `gemm:`)",
+       "A decoder-only transformer: embedding, `layers` decoder layers, final RMSNorm and LM "
+       "head; prefill (time to first token) and a decode step (time per output token), with "
+       "weight and KV-cache bytes and the most sequences that fit in HBM. Dimensions default "
+       "to the preset's, else Llama-3-8B's; see docs/models.md.",
+       "workloads[].", model_workload_params()},
+      {"Model preset file (configs/models/*.yaml)",
+       "A model's published dimensions; write the source of every value as a trailing "
+       "comment. A study's `model:` keys override them.",
+       "", model_preset_params()},
   };
   for (auto& section : sweep_reference_sections()) sections.push_back(std::move(section));
   return config::render_reference_markdown(sections);

@@ -11,14 +11,17 @@
 namespace tilesim::workloads {
 
 // `gemm_schedules` are the names a `schedule:` value may take (from the schedule
-// registry), so the loader can say what is allowed.
+// registry), so the loader can say what is allowed. `config_dir` (configs/)
+// is where a model's `preset:` name is looked up; empty: presets only by path.
 config::Loaded<Study> load_study(const std::filesystem::path& path,
-                                 const std::vector<std::string>& gemm_schedules);
+                                 const std::vector<std::string>& gemm_schedules,
+                                 const std::filesystem::path& config_dir = {});
 
 // The same for study YAML held in memory (e.g. one point of a sweep); `origin`
 // names it in diagnostics.
 config::Loaded<Study> load_study_text(const std::string& text, const std::string& origin,
-                                      const std::vector<std::string>& gemm_schedules);
+                                      const std::vector<std::string>& gemm_schedules,
+                                      const std::filesystem::path& config_dir = {});
 
 // The Markdown reference of every hardware and study parameter, committed as
 // docs/config.md (print it from `tilesim schema`). Generated from the same

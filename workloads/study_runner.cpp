@@ -11,6 +11,7 @@
 #include "workloads/gemm/schedule_candidates.hpp"
 #include "workloads/gemm/schedule_descriptor.hpp"
 #include "workloads/graph/graph_runner.hpp"
+#include "workloads/model/model_runner.hpp"
 #include "workloads/workload_cost.hpp"
 
 namespace tilesim::workloads {
@@ -271,6 +272,8 @@ config::Loaded<std::vector<WorkloadRun>> run_workload(const Workload& workload, 
             return run_graph_workload(item, spec, schedules, options);
           } else if constexpr (std::is_same_v<T, LayerWorkload>) {
             return run_layer_workload(item, spec, schedules, options);
+          } else if constexpr (std::is_same_v<T, ModelWorkload>) {
+            return run_model_workload(item, spec, schedules, options);
           } else {
             return run_gemm_workload(item, spec, schedules, options);
           }

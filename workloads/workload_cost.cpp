@@ -4,6 +4,7 @@
 
 #include "workloads/attention/attention_runner.hpp"
 #include "workloads/graph/graph_runner.hpp"
+#include "workloads/model/model_runner.hpp"
 #include "workloads/study_runner.hpp"
 
 namespace tilesim::workloads {
@@ -25,6 +26,9 @@ config::Loaded<gpu::PlanCost> estimate_workload_cost(const Workload& workload,
     }
     config::Loaded<gpu::PlanCost> operator()(const LayerWorkload& layer) const {
       return estimate_layer_cost(layer, spec, schedules);
+    }
+    config::Loaded<gpu::PlanCost> operator()(const ModelWorkload& model) const {
+      return estimate_model_cost(model, spec, schedules);
     }
   };
   return std::visit(Estimate{spec, schedules}, workload);

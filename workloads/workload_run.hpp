@@ -34,6 +34,9 @@ struct WorkloadRun {
   std::vector<WorkloadParameter> parameters;  // shape, dtype, tile, ...
   double useful_flops = 0;                    // 2mnk for a GEMM, padding excluded
   std::optional<ScheduleChoice> choice;       // set by `schedule: auto`
+  // Results beyond the time, named with units: a model's serving figures
+  // (ttft_us, tokens_per_s, weight_bytes, max_concurrency, ...).
+  std::vector<WorkloadParameter> figures;
   gpu::SimulationResult result;
 
   double tflops_per_s() const { return useful_flops / (result.time_us() * 1e-6) * 1e-12; }

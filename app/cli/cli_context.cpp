@@ -52,7 +52,7 @@ config::Loaded<LoadedStudy> load_study_and_hardware(
     const workloads::GemmScheduleRegistry& schedules) {
   config::Loaded<LoadedStudy> loaded;
   config::Loaded<workloads::Study> study =
-      workloads::load_study(study_path, workloads::study_schedule_names(schedules));
+      workloads::load_study(study_path, workloads::study_schedule_names(schedules), config_dir());
   if (!study.ok()) {
     loaded.diagnostics = std::move(study.diagnostics);
     return loaded;

@@ -8,6 +8,7 @@
 #include "app/cli/cli_context.hpp"
 #include "app/report/comparison_report.hpp"
 #include "app/report/html_report.hpp"
+#include "app/report/model_comparison_report.hpp"
 #include "workloads/measurement/measured_csv.hpp"
 #include "workloads/measurement/measurement_comparison.hpp"
 #include "workloads/workload_cost.hpp"
@@ -57,8 +58,45 @@ config::Loaded<hw::HardwareSpec> load_hardware(const CompareOptions& options) {
   return hw::load_hardware_spec(*path.value, *overrides.value, config_dir());
 }
 
+// A model CSV (kernels/model/torch_llama_forward.py): whole forwards.
+int run_compare_models(const CompareOptions& options,
+                       const workloads::GemmScheduleRegistry& schedules) {
+  config::Loaded<std::vector<workloads::MeasuredModel>> rows =
+      workloads::read_measured_model_csv(options.measured_path, schedules.names());
+  config::Loaded<hw::HardwareSpec> hardware =
+      rows.ok() ? load_hardware(options) : config::Loaded<hw::HardwareSpec>{};
+  if (rows.ok() && !options.svg_path.empty()) {
+    hardware.diagnostics.add({"--svg", 0, 0}, "svg", "not drawn for model rows yet");
+  }
+  if (rows.ok() && !options.html_path.empty()) {
+    hardware.diagnostics.add({"--html", 0, 0}, "html", "not written for model rows yet");
+  }
+  if (!rows.ok() || !hardware.ok() || !hardware.diagnostics.empty()) {
+    rows.diagnostics.append(hardware.diagnostics);
+    print_diagnostics(rows.diagnostics);
+    return kExitInputError;
+  }
+  config::Loaded<std::vector<workloads::ComparedModel>> compared =
+      workloads::simulate_measured_models(*rows.value, *hardware.value, schedules,
+                                          options.max_events);
+  if (!compared.ok()) {
+    print_diagnostics(compared.diagnostics);
+    return kExitInputError;
+  }
+  if (options.json_path != "-") {
+    std::cout << "hardware: " << hardware.value->name << "   measured: " << options.measured_path
+              << "\n\n"
+              << report::model_comparison_table(*compared.value);
+  }
+  if (options.json_path.empty()) return kExitOk;
+  const nlohmann::ordered_json json =
+      report::model_comparison_json(*compared.value, options.measured_path, hardware.value->name);
+  return write_output(options.json_path, json.dump(2) + "\n") ? kExitOk : kExitInputError;
+}
+
 int run_compare(const CompareOptions& options) {
   const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
+  if (workloads::is_model_csv(options.measured_path)) return run_compare_models(options, schedules);
   config::Loaded<workloads::MeasuredRows> rows =
       workloads::read_measured_csv(options.measured_path, schedules.names());
   if (!rows.ok()) {
@@ -120,7 +158,8 @@ void add_compare_command(CLI::App& app, int& exit_code) {
       ->add_option(
           "--measured", options->measured_path,
           "Measurement CSV (bench/measurements/*.csv): GEMM and/or attention rows, written "
-          "by tilesim-measure or kernels/attention/sdpa_measure.py")
+          "by tilesim-measure or kernels/attention/sdpa_measure.py, or model rows, written by "
+          "kernels/model/torch_llama_forward.py")
       ->required();
   command->add_option("--hw", options->hardware,
                       "Hardware to simulate on: a name under configs/hw/ or a path (default: the "

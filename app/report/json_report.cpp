@@ -59,6 +59,7 @@ Json run_json(const workloads::WorkloadRun& run) {
             {"bytes", bytes_json(result.traffic())},
             {"kernels", kernels},
             {"events", result.events}};
+  if (!run.figures.empty()) item["figures"] = parameters_json(run.figures);
   if (run.choice) {
     item["auto"] = Json{{"candidates", run.choice->candidates},
                         {"simulated", run.choice->simulated},

@@ -63,7 +63,7 @@ double x_pixel(const LineChart& chart, const PlotAxis& axis, const Frame& frame,
 
 PlotAxis y_axis(const LineChart& chart, const Frame& frame) {
   double low = 0;
-  double high = 0;
+  double high = chart.limit ? chart.limit->y : 0;
   for (const LineSeries& series : chart.series) {
     for (const std::optional<double>& y : series.y) {
       if (!y) continue;
@@ -118,6 +118,12 @@ std::string render_line_chart(const LineChart& chart) {
   const PlotAxis x = x_axis(chart, frame);
   const PlotAxis y = y_axis(chart, frame);
   draw_axes(canvas, chart, x, y, frame);
+  if (chart.limit) {
+    const double pixel = y.pixel(chart.limit->y);
+    canvas.line({frame.left, pixel}, {frame.right, pixel}, {"#c0392b", 1.5, "6 4"});
+    canvas.text({frame.right - 4, pixel - 6}, chart.limit->label,
+                {11, TextAnchor::end, "#c0392b", false, 0});
+  }
   for (std::size_t s = 0; s < chart.series.size(); ++s) {
     const LineSeries& series = chart.series[s];
     const std::string color = series_color(s);

@@ -15,6 +15,12 @@ struct LineSeries {
   std::vector<std::optional<double>> y;  // one per x position; none: no point there
 };
 
+// A horizontal dashed line across the plot, e.g. a capacity.
+struct LimitLine {
+  double y = 0;
+  std::string label;
+};
+
 struct LineChart {
   std::string title;
   std::string x_label;
@@ -22,6 +28,7 @@ struct LineChart {
   std::vector<std::string> x_names;              // one per x position, for categories
   std::optional<std::vector<double>> x_numbers;  // set: a numeric x axis
   std::vector<LineSeries> series;
+  std::optional<LimitLine> limit;  // drawn and labelled; the y axis reaches it
 };
 
 std::string render_line_chart(const LineChart& chart);

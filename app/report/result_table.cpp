@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "app/report/kernel_breakdown.hpp"
+#include "app/report/model_summary.hpp"
 
 namespace tilesim::report {
 namespace {
@@ -34,6 +35,12 @@ std::string shape(const workloads::WorkloadRun& run) {
     const bool prefill = parameter(run, "phase") == "prefill";
     return fmt::format("{} b{} {}{}", parameter(run, "phase"), parameter(run, "batch"),
                        prefill ? "t" : "ctx", parameter(run, prefill ? "tokens" : "context"));
+  }
+  if (run.kind == "model") {
+    const bool prefill = parameter(run, "phase") == "prefill";
+    return prefill ? fmt::format("prefill t{}", parameter(run, "tokens"))
+                   : fmt::format("decode b{} ctx{}", parameter(run, "batch"),
+                                 parameter(run, "context"));
   }
   if (run.kind == "graph") {
     const std::string streams = parameter(run, "streams");
@@ -96,10 +103,13 @@ std::string result_table(const StudyReport& report) {
         100 * (choice.runner_up_time_us / run.result.time_us() - 1));
   }
   if (!choices.empty()) out += "\n" + choices;
-  // Every kernel of a graph or of a multi-kernel workload (unfused or split-KV
-  // attention, parallel split-K): its time and bytes.
+  // A model's serving figures; every kernel of a graph or of a multi-kernel
+  // workload (unfused or split-KV attention, parallel split-K): its time and
+  // bytes (a model's thousands are in the JSON).
   for (const workloads::WorkloadRun& run : report.runs) {
-    if (is_kernel_graph(run) || run.result.kernels.size() > 1) {
+    if (run.kind == "model") {
+      out += fmt::format("\n{}", model_summary(run));
+    } else if (is_kernel_graph(run) || run.result.kernels.size() > 1) {
       out += fmt::format("\n{}", kernel_breakdown(run));
     }
   }

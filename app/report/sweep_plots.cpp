@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <stdexcept>
+#include <string>
 
 #include "app/report/heat_map.hpp"
 #include "app/report/line_chart.hpp"
@@ -41,7 +43,35 @@ class RunGrid {
     const auto found = runs_.find({series, point});
     if (found == runs_.end()) return std::nullopt;
     const workloads::RunSummary& run = result_.runs[found->second];
-    return metric == PlotMetric::tflops ? run.tflops : run.time_us;
+    if (metric == PlotMetric::time_us) return run.time_us;
+    if (metric == PlotMetric::tflops) return run.tflops;
+    const std::optional<double> figure = number(run, workloads::plot_metric_name(metric));
+    // Bytes are drawn in GB.
+    return figure && metric == PlotMetric::memory_bytes ? std::optional(*figure / 1e9) : figure;
+  }
+
+  // A numeric parameter or figure of the run: a number when simulated, text
+  // when read back from a CSV.
+  static std::optional<double> number(const workloads::RunSummary& run, const std::string& key) {
+    for (const workloads::WorkloadParameter& parameter : run.parameters) {
+      if (parameter.key != key) continue;
+      if (const auto* value = std::get_if<double>(&parameter.value)) return *value;
+      if (const auto* value = std::get_if<std::int64_t>(&parameter.value)) return double(*value);
+      try {
+        return std::stod(std::get<std::string>(parameter.value));
+      } catch (const std::exception&) {
+        return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // The GPU's HBM capacity, from the first run that names it.
+  std::optional<double> hbm_capacity_bytes() const {
+    for (const workloads::RunSummary& run : result_.runs) {
+      if (const auto capacity = number(run, "hbm_capacity_bytes")) return capacity;
+    }
+    return std::nullopt;
   }
 
  private:
@@ -52,11 +82,37 @@ class RunGrid {
 };
 
 std::string metric_label(PlotMetric metric) {
-  return metric == PlotMetric::tflops ? "throughput (TFLOP/s)" : "time (us)";
+  switch (metric) {
+    case PlotMetric::time_us:
+      return "time (us)";
+    case PlotMetric::tflops:
+      return "throughput (TFLOP/s)";
+    case PlotMetric::ttft_us:
+      return "time to first token (us)";
+    case PlotMetric::tpot_us:
+      return "time per output token (us)";
+    case PlotMetric::tokens_per_s:
+      return "output tokens/s";
+    case PlotMetric::memory_bytes:
+      return "weights + KV cache (GB)";
+  }
+  return "";
 }
 
 std::string metric_title(PlotMetric metric) {
-  return metric == PlotMetric::tflops ? "Predicted throughput" : "Predicted time";
+  switch (metric) {
+    case PlotMetric::tflops:
+      return "Predicted throughput";
+    case PlotMetric::tokens_per_s:
+      return "Predicted tokens/s";
+    case PlotMetric::memory_bytes:
+      return "HBM in use";
+    case PlotMetric::time_us:
+    case PlotMetric::ttft_us:
+    case PlotMetric::tpot_us:
+      return "Predicted time";
+  }
+  return "";
 }
 
 // " on h100_sxm", unless the hardware is what varies.
@@ -93,6 +149,12 @@ std::string line_chart_svg(const SweepSpec& spec, const RunGrid& grid) {
       line.y.push_back(grid.value(series, point, spec.plot_y));
     }
     chart.series.push_back(std::move(line));
+  }
+  // The out-of-memory frontier: points above the line do not fit.
+  const std::optional<double> capacity = grid.hbm_capacity_bytes();
+  if (spec.plot_y == PlotMetric::memory_bytes && capacity) {
+    chart.limit = LimitLine{*capacity / 1e9,
+                            fmt::format("HBM {:.0f} GB: out of memory above", *capacity / 1e9)};
   }
   return render_line_chart(chart);
 }

@@ -113,6 +113,9 @@ struct KernelLaunch {
   // starts, beyond its stream predecessor: CUDA events between streams, or the
   // edges of a CUDA graph.
   std::vector<int> depends_on;
+  // Host time before this launch call when launched eagerly: a framework's
+  // per-op dispatch (0 for a kernel the same op launches after its first).
+  double host_dispatch_s = 0;
 };
 
 enum class LaunchMode { eager, cuda_graph };

@@ -13,6 +13,7 @@ std::vector<LaunchTiming> launch_timings(const KernelPlan& plan, const hw::Launc
   sim::SimTime host;
   for (std::size_t i = 0; i < plan.kernels.size(); ++i) {
     if (plan.mode == LaunchMode::eager) {
+      host += sim::SimTime::from_seconds(plan.kernels[i].host_dispatch_s);
       timings.push_back({host, host + issue, host + issue + latency});
       host += issue;
     } else {

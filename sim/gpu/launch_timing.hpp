@@ -3,10 +3,10 @@
 // costs once a kernel's dependencies are done.
 //
 // Eager launches are issued one after another by the host, each costing
-// host_issue_s; the host runs ahead of the GPU, so its cost is hidden only
-// while the queued kernels last longer than host_issue_s. A CUDA graph is one
-// host launch; the GPU's front end then takes its nodes graph_node_s apart.
-// Either way a kernel whose dependencies (stream predecessor, events, graph
+// host_issue_s (after the launch's own host_dispatch_s, a framework's per-op work); the host runs
+// ahead of the GPU, so its cost is hidden only while the queued kernels last longer than
+// host_issue_s. A CUDA graph is one host launch; the GPU's front end then takes its nodes
+// graph_node_s apart. Either way a kernel whose dependencies (stream predecessor, events, graph
 // edges) end while it waits needs the front end's dependency gap before its
 // first CTA is dispatched.
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -57,6 +58,14 @@ std::filesystem::path hardware_offering(const std::string& kernels_block) {
   std::string text = shipped_text("h100_sxm");
   text = text.substr(0, text.find("\nkernels:") + 1) + kernels_block;
   return write_temp_file("hw/gpu.yaml", text);
+}
+
+// The line of `library:` in that file: the shipped lines before `kernels:`,
+// then `kernels:`, then it.
+int offered_library_line() {
+  const std::string text = shipped_text("h100_sxm");
+  const std::string head = text.substr(0, text.find("\nkernels:") + 1);
+  return static_cast<int>(std::count(head.begin(), head.end(), '\n')) + 2;
 }
 
 TEST(KernelProfileFile, PerGpuValuesPickTheHardwareNameThenTheArchitecture) {
@@ -175,7 +184,7 @@ TEST(HardwareOffersProfiles, UnknownProfileListsTheAvailableOnes) {
   write_temp_file("kernels/test_kernel.yaml", kProfile);
   const auto loaded = load_hardware_spec(hardware_offering("kernels:\n  library: test_kernl\n"));
   ASSERT_FALSE(loaded.ok());
-  EXPECT_TRUE(HasDiagnostic(loaded.diagnostics, 50, 12, "kernels.library",
+  EXPECT_TRUE(HasDiagnostic(loaded.diagnostics, offered_library_line(), 12, "kernels.library",
                             "unknown kernel profile `test_kernl`; did you mean `test_kernel`? "
                             "available in"));
 }
@@ -184,7 +193,7 @@ TEST(HardwareOffersProfiles, AProfileWrittenInTheHardwareFileIsRefused) {
   const auto loaded = load_hardware_spec(
       hardware_offering("kernels:\n  library: {instruction: wgmma, tensor_efficiency: 0.7}\n"));
   ASSERT_FALSE(loaded.ok());
-  EXPECT_TRUE(HasDiagnostic(loaded.diagnostics, 50, 12, "kernels.library",
+  EXPECT_TRUE(HasDiagnostic(loaded.diagnostics, offered_library_line(), 12, "kernels.library",
                             "expected the name of a kernel profile in"));
   EXPECT_NE(loaded.diagnostics.format().find("defined once there"), std::string::npos);
 }
@@ -193,7 +202,7 @@ TEST(HardwareOffersProfiles, OnlyOnTheArchitecturesItRunsOn) {
   write_temp_file("kernels/test_kernel.yaml", replace_line(kProfile, 2, "architectures: [sm80]"));
   const auto loaded = load_hardware_spec(hardware_offering("kernels:\n  library: test_kernel\n"));
   ASSERT_FALSE(loaded.ok());
-  EXPECT_TRUE(HasDiagnostic(loaded.diagnostics, 50, 12, "kernels.library",
+  EXPECT_TRUE(HasDiagnostic(loaded.diagnostics, offered_library_line(), 12, "kernels.library",
                             "kernel profile `test_kernel` runs on sm80, not on sm90 (h100_sxm)"));
 }
 

@@ -75,6 +75,8 @@ ElementwiseCost elementwise_cost(ElementwiseFunction function) {
       return {7, 1};
     case ElementwiseFunction::copy:
       return {0, 0};
+    case ElementwiseFunction::rsqrt:
+      return {0, 1};
   }
   return {};
 }

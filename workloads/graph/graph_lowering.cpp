@@ -39,15 +39,15 @@ Launches lower_node(const GraphNode& node, const KernelGraph& graph, const hw::H
   return lower_attention(std::get<AttentionOp>(node.op).attention, spec);
 }
 
-double useful_flops(const GraphNode& node) {
+}  // namespace
+
+double node_useful_flops(const GraphNode& node) {
   if (const auto* op = std::get_if<GemmOp>(&node.op)) return op->gemm.problem.flops();
   if (const auto* op = std::get_if<AttentionOp>(&node.op)) {
     return op->attention.shape.useful_flops();
   }
   return 0;
 }
-
-}  // namespace
 
 config::Loaded<LoweredGraph> lower_kernel_graph(const KernelGraph& graph, gpu::LaunchMode mode,
                                                 const hw::HardwareSpec& spec,
@@ -61,6 +61,9 @@ config::Loaded<LoweredGraph> lower_kernel_graph(const KernelGraph& graph, gpu::L
     loaded.diagnostics.append(launches.diagnostics);
     const int first = static_cast<int>(lowered.plan.kernels.size());
     if (launches.ok()) {
+      if (node.framework_op && !launches.value->empty()) {
+        launches.value->front().host_dispatch_s = spec.launch.framework_dispatch_s;
+      }
       for (gpu::KernelLaunch& launch : *launches.value) {
         launch.stream = node.stream;
         for (int& dependency : launch.depends_on) dependency += first;  // within the node
@@ -75,7 +78,7 @@ config::Loaded<LoweredGraph> lower_kernel_graph(const KernelGraph& graph, gpu::L
       }
     }
     last_kernel_of_node.push_back(last >= first ? last : -1);
-    lowered.useful_flops += useful_flops(node);
+    lowered.useful_flops += node_useful_flops(node);
   }
   if (loaded.diagnostics.empty()) loaded.value = std::move(lowered);
   return loaded;

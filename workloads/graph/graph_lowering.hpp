@@ -18,6 +18,9 @@ struct LoweredGraph {
   double useful_flops = 0;  // GEMMs' 2mnk and attention's, padding excluded
 };
 
+// A GEMM's 2mnk or attention's useful flops; 0 for the graph's own kernels.
+double node_useful_flops(const GraphNode& node);
+
 config::Loaded<LoweredGraph> lower_kernel_graph(const KernelGraph& graph, gpu::LaunchMode mode,
                                                 const hw::HardwareSpec& spec,
                                                 const GemmScheduleRegistry& schedules);

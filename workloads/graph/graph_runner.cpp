@@ -37,7 +37,7 @@ config::Loaded<WorkloadRun> simulate_graph(const KernelGraph& graph, const std::
   return {std::move(run), {}};
 }
 
-std::vector<WorkloadParameter> layer_parameters(const LayerWorkload& workload, bool fused,
+std::vector<WorkloadParameter> layer_parameters(const LayerWorkload& workload, LayerOps ops,
                                                 const std::string& launch) {
   const DecoderLayerShape& shape = workload.shape;
   const bool prefill = shape.phase == LayerPhase::prefill;
@@ -54,7 +54,7 @@ std::vector<WorkloadParameter> layer_parameters(const LayerWorkload& workload, b
                                : WorkloadParameter{"context", shape.context});
   parameters.push_back({"dtype", std::string(hw::to_string(shape.dtype))});
   parameters.push_back({"layers", std::int64_t{shape.layers}});
-  parameters.push_back({"fused", std::string(fused ? "true" : "false")});
+  parameters.push_back({"fused", std::string(layer_ops_value(ops))});
   parameters.push_back({"launch", launch});
   parameters.push_back({"attention", shape.attention_variant});
   parameters.push_back({"gemm_schedule", shape.gemm_schedule});
@@ -90,18 +90,18 @@ config::Loaded<std::vector<WorkloadRun>> run_layer_workload(const LayerWorkload&
                                                             const gpu::SimulationOptions& options) {
   std::vector<WorkloadRun> runs;
   for (const std::string& fused : choices(workload.fused, {"true", "false"})) {
-    const bool is_fused = fused == "true";
-    const KernelGraph graph = decoder_layer_graph(workload.shape, is_fused, workload.where);
+    const LayerOps ops = parse_layer_ops(fused);
+    const KernelGraph graph = decoder_layer_graph(workload.shape, ops, workload.where);
     for (const std::string& launch : choices(workload.launch, {"eager", "cuda_graph"})) {
       config::Loaded<WorkloadRun> run = simulate_graph(graph, launch, spec, schedules, options);
       if (!run.ok()) return {std::nullopt, std::move(run.diagnostics)};
       std::vector<std::string> parts;
-      if (workload.fused == "compare") parts.emplace_back(is_fused ? "fused" : "unfused");
+      if (workload.fused == "compare") parts.emplace_back(to_string(ops));
       if (workload.launch == "compare") parts.push_back(launch);
       run.value->name = run_name(workload.name, parts);
       run.value->kind = "layer";
-      run.value->schedule = fmt::format("{}:{}", is_fused ? "fused" : "unfused", launch);
-      run.value->parameters = layer_parameters(workload, is_fused, launch);
+      run.value->schedule = fmt::format("{}:{}", to_string(ops), launch);
+      run.value->parameters = layer_parameters(workload, ops, launch);
       runs.push_back(std::move(*run.value));
     }
   }
@@ -135,7 +135,8 @@ config::Loaded<gpu::PlanCost> estimate_layer_cost(const LayerWorkload& workload,
                                                   const GemmScheduleRegistry& schedules) {
   gpu::PlanCost cost;
   for (const std::string& fused : choices(workload.fused, {"true", "false"})) {
-    const KernelGraph graph = decoder_layer_graph(workload.shape, fused == "true", workload.where);
+    const KernelGraph graph =
+        decoder_layer_graph(workload.shape, parse_layer_ops(fused), workload.where);
     config::Loaded<gpu::PlanCost> runs =
         estimate_graph_runs(graph, workload.launch, spec, schedules);
     if (!runs.ok()) return runs;

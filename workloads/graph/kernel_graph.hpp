@@ -21,7 +21,8 @@ struct TensorSlice {
   std::int64_t col_offset = 0;
 };
 
-enum class ElementwiseFunction { add, mul, silu_mul, rope, silu, gelu, relu, copy };
+// rsqrt: only framework-granularity layers launch it (1/sqrt of RMSNorm's mean).
+enum class ElementwiseFunction { add, mul, silu_mul, rope, silu, gelu, relu, copy, rsqrt };
 
 // out[r][c] = f(inputs at [r][c]); silu_mul reads gate and up as two inputs.
 struct ElementwiseOp {
@@ -32,7 +33,8 @@ struct ElementwiseOp {
   TensorSlice output;
 };
 
-enum class RowReduction { rmsnorm, layernorm, softmax };
+// `mean` writes one value per row (its output tensor has one column).
+enum class RowReduction { rmsnorm, layernorm, softmax, mean };
 
 // A reduction over each row, then the row rescaled: out = f(in).
 struct RowReductionOp {
@@ -58,6 +60,9 @@ struct GraphNode {
   std::string name;
   int stream = 0;
   std::vector<int> after;  // earlier nodes it waits for, beyond its stream predecessor
+  // An op a framework dispatches from the host: eagerly launched, its first
+  // kernel waits for the hardware's launch.framework_dispatch.
+  bool framework_op = false;
   std::variant<ElementwiseOp, RowReductionOp, GemmOp, AttentionOp> op;
 };
 

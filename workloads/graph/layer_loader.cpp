@@ -78,10 +78,13 @@ config::Schema<LayerWorkload> layer_schema(const std::vector<std::string>& sched
         [](W& workload, const Value& value) {
           workload.shape.layers = static_cast<int>(value.integer);
         });
-  s.add(Param::choice("layer.fused", {"true", "false", "compare"})
+  s.add(Param::choice("layer.fused", {"true", "false", "framework", "compare"})
             .default_to("true")
             .describe("`true`: RMSNorm in the next GEMM's prologue, residual adds and "
-                      "SiLU-and-mul in GEMM epilogues; `false`: a kernel each; `compare`: both."),
+                      "SiLU-and-mul in GEMM epilogues; `false`: a kernel each; `framework`: op "
+                      "per kernel as plain PyTorch launches it (fp32 RMSNorm as 8 kernels, RoPE "
+                      "as 10, separate q/k/v and gate/up GEMMs, KV-cache copies; eager pays "
+                      "`launch.framework_dispatch` per op); `compare`: `true` and `false`."),
         [](W& workload, const Value& value) { workload.fused = value.text; });
   s.add(Param::choice("layer.launch", {"eager", "cuda_graph", "compare"})
             .default_to("cuda_graph")

@@ -60,7 +60,7 @@ class RowReductionPrograms final : public gpu::CtaProgramSource {
 
 // Per element: RMSNorm squares and sums, then scales by 1/rms and the gain;
 // LayerNorm also subtracts the mean and adds the bias; softmax takes the max,
-// exponentiates, sums and divides.
+// exponentiates, sums and divides; a mean only sums.
 RowReductionCost row_reduction_cost(RowReduction kind) {
   switch (kind) {
     case RowReduction::rmsnorm:
@@ -69,6 +69,8 @@ RowReductionCost row_reduction_cost(RowReduction kind) {
       return {{8, 0}, 1};
     case RowReduction::softmax:
       return {{4, 1}, 1};
+    case RowReduction::mean:
+      return {{1, 0}, 0};
   }
   return {};
 }

@@ -109,4 +109,24 @@ config::Loaded<std::vector<ComparedAttention>> simulate_measured_attention(
   return compared;
 }
 
+config::Loaded<std::vector<ComparedModel>> simulate_measured_models(
+    const std::vector<MeasuredModel>& rows, const hw::HardwareSpec& spec,
+    const GemmScheduleRegistry& schedules, double max_events) {
+  Study study;
+  for (const MeasuredModel& row : rows) study.workloads.emplace_back(row.workload);
+  config::Loaded<std::vector<WorkloadRun>> runs =
+      run_within_budget(study, spec, schedules, max_events);
+  config::Loaded<std::vector<ComparedModel>> compared;
+  compared.diagnostics = std::move(runs.diagnostics);
+  if (!runs.ok()) return compared;
+  std::vector<ComparedModel> result;
+  // One phase, fused and launch choice: one run per row, in order.
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const WorkloadRun& run = (*runs.value)[i];
+    result.push_back({rows[i], run.schedule, run.result.time_us()});
+  }
+  compared.value = std::move(result);
+  return compared;
+}
+
 }  // namespace tilesim::workloads

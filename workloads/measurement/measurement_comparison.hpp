@@ -9,6 +9,7 @@
 #include "hwmodels/hardware_spec.hpp"
 #include "workloads/gemm/gemm_schedule.hpp"
 #include "workloads/measurement/measured_csv.hpp"
+#include "workloads/measurement/measured_model_csv.hpp"
 #include "workloads/study.hpp"
 #include "workloads/workload_cost.hpp"
 
@@ -53,6 +54,17 @@ struct ComparedAttention {
 // profile its implementation maps to (attention_implementations.hpp).
 config::Loaded<std::vector<ComparedAttention>> simulate_measured_attention(
     const std::vector<MeasuredAttention>& rows, const hw::HardwareSpec& spec,
+    const GemmScheduleRegistry& schedules, double max_events = kDefaultMaxEvents);
+
+struct ComparedModel {
+  MeasuredModel measured;
+  std::string simulated;  // e.g. "decode:framework:eager"
+  double predicted_us = 0;
+};
+
+// Each row as measured: one phase, `fused` and `launch` choice.
+config::Loaded<std::vector<ComparedModel>> simulate_measured_models(
+    const std::vector<MeasuredModel>& rows, const hw::HardwareSpec& spec,
     const GemmScheduleRegistry& schedules, double max_events = kDefaultMaxEvents);
 
 }  // namespace tilesim::workloads

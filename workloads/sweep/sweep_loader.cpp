@@ -54,12 +54,12 @@ config::Schema<SweepFile> sweep_schema() {
   s.add(Param::sequence("vary").not_empty().describe(
       "One or two keys to vary (see below); the points are their cartesian product, the first "
       "key outermost."));
-  s.add(Param::choice("plot.y", {"time_us", "tflops"})
+  s.add(Param::choice("plot.y", plot_metric_names())
             .default_to("time_us")
-            .describe("What the plot shows: predicted time or throughput."),
-        [](SweepFile& file, const Value& value) {
-          file.plot_y = value.text == "tflops" ? PlotMetric::tflops : PlotMetric::time_us;
-        });
+            .describe("What the plot shows: predicted time or throughput; for a `model:` "
+                      "workload also `ttft_us`, `tpot_us`, `tokens_per_s` or `memory_bytes` "
+                      "(drawn in GB against the GPU's HBM capacity)."),
+        [](SweepFile& file, const Value& value) { file.plot_y = parse_plot_metric(value.text); });
   s.add(Param::text("plot.title")
             .optional()
             .describe("Plot title; default: made up from the "
@@ -91,9 +91,9 @@ std::vector<PointSchedule> read_schedules(const YAML::Node& list, const std::str
   return schedules;
 }
 
-// Graph and layer workloads are told apart by their launch, not a schedule.
+// Graph, layer and model workloads are told apart by their launch, not a schedule.
 bool takes_schedules(const YAML::Node& workload) {
-  return !workload.IsMap() || (!workload["graph"] && !workload["layer"]);
+  return !workload.IsMap() || (!workload["graph"] && !workload["layer"] && !workload["model"]);
 }
 
 std::size_t simulation_count(const std::vector<SweepAxis>& axes,
@@ -122,7 +122,7 @@ void check_combination(const YAML::Node& workload, const std::vector<SweepAxis>&
                         fmt::format("the top-level `schedules:` list sets the {} of every point; "
                                     "remove one of them",
                                     key));
-      } else if (key == "graph" || key == "layer") {
+      } else if (key == "graph" || key == "layer" || key == "model") {
         diagnostics.add(schedules.front().source.where, schedules.front().source.key_path,
                         fmt::format("a `{}` workload has no schedules; vary `{}.launch` (eager, "
                                     "cuda_graph) or set it to `compare`",
@@ -161,7 +161,7 @@ class PointReader {
               config::Diagnostics& diagnostics)
       : spec_(spec),
         unchecked_(unchecked),
-        study_(workload, file, options.schedule_names),
+        study_(workload, file, options.schedule_names, options.config_dir),
         hardware_(options.config_dir),
         file_(file),
         options_(options),

@@ -188,8 +188,12 @@ std::string relative_key(const std::string& key_path, const std::string& workloa
 }  // namespace
 
 SweepPointStudy::SweepPointStudy(const YAML::Node& workload, std::string file,
-                                 std::vector<std::string> schedule_names)
-    : workload_(workload), file_(std::move(file)), schedule_names_(std::move(schedule_names)) {}
+                                 std::vector<std::string> schedule_names,
+                                 std::filesystem::path config_dir)
+    : workload_(workload),
+      file_(std::move(file)),
+      schedule_names_(std::move(schedule_names)),
+      config_dir_(std::move(config_dir)) {}
 
 std::string SweepPointStudy::study_text(YAML::Node item,
                                         const std::optional<PointSchedule>& schedule) const {
@@ -220,7 +224,7 @@ config::Loaded<Workload> SweepPointStudy::load(std::span<const PointSetting> set
   if (!result.diagnostics.empty()) return result;
 
   const std::string text = study_text(item, schedule);
-  config::Loaded<Study> study = load_study_text(text, file_, schedule_names_);
+  config::Loaded<Study> study = load_study_text(text, file_, schedule_names_, config_dir_);
   result.diagnostics = map_back(study.diagnostics, text, settings, schedule);
   if (!study.ok()) return result;
   const Workload& loaded = study.value->workloads.front();

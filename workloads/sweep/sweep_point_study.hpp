@@ -12,6 +12,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <filesystem>
 #include <optional>
 #include <span>
 #include <string>
@@ -40,9 +41,9 @@ struct PointSchedule {
 class SweepPointStudy {
  public:
   // `workload`: the sweep's `workload:` map as read from `file`; `schedule_names`
-  // as for load_study.
+  // and `config_dir` (model presets) as for load_study.
   SweepPointStudy(const YAML::Node& workload, std::string file,
-                  std::vector<std::string> schedule_names);
+                  std::vector<std::string> schedule_names, std::filesystem::path config_dir);
 
   // The point's workload, or its problems in sweep-file terms. With `hardware`,
   // the kernel (profile and tile overrides) is resolved against it too; `point`
@@ -63,6 +64,7 @@ class SweepPointStudy {
   YAML::Node workload_;
   std::string file_;
   std::vector<std::string> schedule_names_;
+  std::filesystem::path config_dir_;
 };
 
 }  // namespace tilesim::workloads

@@ -51,4 +51,43 @@ const SweepSource& SweepSpec::point_source(std::size_t point) const {
   return axes.front().values[value_indices(point).front()].source;
 }
 
+const char* plot_metric_name(PlotMetric metric) {
+  switch (metric) {
+    case PlotMetric::time_us:
+      return "time_us";
+    case PlotMetric::tflops:
+      return "tflops";
+    case PlotMetric::ttft_us:
+      return "ttft_us";
+    case PlotMetric::tpot_us:
+      return "tpot_us";
+    case PlotMetric::tokens_per_s:
+      return "tokens_per_s";
+    case PlotMetric::memory_bytes:
+      return "memory_bytes";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr PlotMetric kPlotMetrics[] = {PlotMetric::time_us,      PlotMetric::tflops,
+                                       PlotMetric::ttft_us,      PlotMetric::tpot_us,
+                                       PlotMetric::tokens_per_s, PlotMetric::memory_bytes};
+
+}  // namespace
+
+std::vector<std::string> plot_metric_names() {
+  std::vector<std::string> names;
+  for (const PlotMetric metric : kPlotMetrics) names.emplace_back(plot_metric_name(metric));
+  return names;
+}
+
+PlotMetric parse_plot_metric(const std::string& name) {
+  for (const PlotMetric metric : kPlotMetrics) {
+    if (name == plot_metric_name(metric)) return metric;
+  }
+  return PlotMetric::time_us;
+}
+
 }  // namespace tilesim::workloads

@@ -53,7 +53,14 @@ struct SweepAxis {
   std::string label() const;
 };
 
-enum class PlotMetric { time_us, tflops };
+// What a sweep plots: any run's time or throughput, or a model's serving
+// figure (a column of the CSV of that name).
+enum class PlotMetric { time_us, tflops, ttft_us, tpot_us, tokens_per_s, memory_bytes };
+// Its `plot.y` name, which is also its CSV column.
+const char* plot_metric_name(PlotMetric metric);
+std::vector<std::string> plot_metric_names();
+// A name of plot_metric_names(); time_us for any other.
+PlotMetric parse_plot_metric(const std::string& name);
 
 // One simulation of the sweep: a point of the grid with one schedule.
 struct SweepJob {

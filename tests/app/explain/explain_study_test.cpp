@@ -59,8 +59,8 @@ class ShippedStudy : public ::testing::TestWithParam<std::filesystem::path> {};
 TEST_P(ShippedStudy, EveryBreakdownAddsUpToItsTimeAndAttributionChangesNoTime) {
   const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
   const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
-  config::Loaded<workloads::Study> study =
-      workloads::load_study(GetParam(), workloads::study_schedule_names(schedules));
+  config::Loaded<workloads::Study> study = workloads::load_study(
+      GetParam(), workloads::study_schedule_names(schedules), TILESIM_CONFIG_DIR);
   ASSERT_TRUE(study.ok()) << study.diagnostics.format();
   gpu::SimulationOptions attributed;
   attributed.attribute_time = true;

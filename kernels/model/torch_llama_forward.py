@@ -1,0 +1,289 @@
+#!/usr/bin/env python3
+"""Times a plain PyTorch Llama-style forward (embedding, N decoder layers, final
+RMSNorm, LM head on each sequence's last token) with random weights, eagerly and
+replayed as a CUDA graph, and writes the model measurement CSV that
+`tilesim compare` reads (columns in kernels/README.md, "The model measurement
+CSV"), a JSON sidecar (GPU, clocks, driver, CUDA, torch, date, revision) and
+the kernels each forward launches, read with the profiler.
+
+  python3 kernels/model/torch_llama_forward.py [--cases kernels/model/llama_forward_cases.json]
+      --csv OUT.csv [--kernels OUT_kernels.csv] [--json OUT.json]
+
+"Plain PyTorch" means what a Hugging Face-style implementation launches, op by
+op: RMSNorm upcast to fp32 (to(fp32), pow, mean, add eps, rsqrt, mul, to(bf16),
+mul by the weight: 8 kernels), separate q/k/v and gate/up projections
+(F.linear), RoPE as rotate_half (neg, cat, two muls and an add for q and for k),
+the new K/V written into a preallocated cache (2 copies), SDPA with
+enable_gqa, SiLU and mul as two kernels, residual adds. Decode runs one token
+per sequence against `context` keys (the new one included); prefill runs
+`tokens` per sequence, causal.
+
+Method: weights random normal (x 0.02), activations from random token ids;
+correctness: the forward at a small shape against a float64 evaluation of the
+same formula, and the graph replay against the eager output (its static output
+poisoned with NaN first). Timing: per case and launch mode, warm-up, then at
+least 10 runs and ~0.3 s, each between CUDA events with a synchronize before
+(eager time includes the host's per-op dispatch: that is what it measures);
+the median, min and p90 are written. Exit status: 0; 1 a check failed; 3 no GPU.
+"""
+
+import argparse
+import csv
+import datetime
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+COLUMNS = ("name,kind,split,phase,hidden,heads,kv_heads,head_dim,intermediate,layers,vocab,"
+           "batch,tokens,context,dtype,fused,launch,time_us,time_us_min,time_us_p90,"
+           "runs,kernels").split(",")
+EPS = 1e-5
+
+
+def nvidia_smi():
+    fields = "name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw,power.limit"
+    try:
+        out = subprocess.run(["nvidia-smi", f"--query-gpu={fields}", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=20).stdout.strip()
+    except (OSError, subprocess.SubprocessError) as e:
+        return {"error": str(e)}
+    return dict(zip(fields.split(","), [v.strip() for v in out.splitlines()[0].split(",")])) \
+        if out else {"error": "no output"}
+
+
+class Model:
+    """Random weights of `layers` Llama layers plus embedding, final norm and LM head."""
+
+    def __init__(self, torch, dims, layers, device, dtype):
+        self.t = torch
+        self.d = dims
+        h, kv, hd, inter = dims["hidden"], dims["kv_heads"], dims["head_dim"], dims["intermediate"]
+        q_cols = dims["heads"] * hd
+
+        def w(*shape):
+            return torch.randn(*shape, device=device, dtype=dtype) * 0.02
+
+        self.embed = w(dims["vocab"], h)
+        self.lm_head = w(dims["vocab"], h)
+        self.final_norm = 1 + w(h)
+        self.layers = [dict(attn_norm=1 + w(h), q=w(q_cols, h), k=w(kv * hd, h), v=w(kv * hd, h),
+                            o=w(h, q_cols), mlp_norm=1 + w(h), gate=w(inter, h), up=w(inter, h),
+                            down=w(h, inter)) for _ in range(layers)]
+        max_pos = 65536
+        inv_freq = 1.0 / (500000.0 ** (torch.arange(0, hd, 2, device=device).float() / hd))
+        freqs = torch.outer(torch.arange(max_pos, device=device).float(), inv_freq)
+        emb = torch.cat((freqs, freqs), dim=-1)
+        self.cos_table, self.sin_table = emb.cos().to(dtype), emb.sin().to(dtype)
+
+    def rmsnorm(self, x, weight):
+        t = self.t
+        xf = x.to(t.float32)
+        variance = xf.pow(2).mean(-1, keepdim=True)
+        xf = xf * t.rsqrt(variance + EPS)
+        return weight * xf.to(x.dtype)
+
+    def rotate_half(self, x):
+        half = x.shape[-1] // 2
+        return self.t.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+    def layer(self, x, p, cache, positions, cos, sin, prefill):
+        t, F = self.t, self.t.nn.functional
+        b, s, _ = x.shape
+        hd, heads, kv = self.d["head_dim"], self.d["heads"], self.d["kv_heads"]
+        normed = self.rmsnorm(x, p["attn_norm"])
+        q = F.linear(normed, p["q"]).view(b, s, heads, hd).transpose(1, 2)
+        k = F.linear(normed, p["k"]).view(b, s, kv, hd).transpose(1, 2)
+        v = F.linear(normed, p["v"]).view(b, s, kv, hd).transpose(1, 2)
+        q = q * cos + self.rotate_half(q) * sin
+        k = k * cos + self.rotate_half(k) * sin
+        k_cache, v_cache = cache
+        start, end = positions
+        k_cache[:, :, start:end] = k
+        v_cache[:, :, start:end] = v
+        attended = F.scaled_dot_product_attention(q, k_cache[:, :, :end], v_cache[:, :, :end],
+                                                  is_causal=prefill, enable_gqa=True)
+        attended = attended.transpose(1, 2).reshape(b, s, heads * hd)
+        h = x + F.linear(attended, p["o"])
+        normed = self.rmsnorm(h, p["mlp_norm"])
+        act = F.silu(F.linear(normed, p["gate"])) * F.linear(normed, p["up"])
+        return h + F.linear(act, p["down"])
+
+    def forward(self, ids, caches, positions, layers, prefill):
+        start, end = positions
+        cos = self.cos_table[start:end]
+        sin = self.sin_table[start:end]
+        x = self.t.nn.functional.embedding(ids, self.embed)
+        for i in range(layers):
+            x = self.layer(x, self.layers[i], caches[i], positions, cos, sin, prefill)
+        last = self.rmsnorm(x[:, -1], self.final_norm)
+        return self.t.nn.functional.linear(last, self.lm_head)
+
+
+def kernels_of(torch, fn):
+    """[(kernel name, us)] one call launches; [] when the profiler is unavailable."""
+    try:
+        from torch.profiler import ProfilerActivity, profile
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            fn()
+            torch.cuda.synchronize()
+        return [(e.name, e.time_range.elapsed_us()) for e in prof.events()
+                if e.device_type == torch.autograd.DeviceType.CUDA]
+    except Exception as e:  # CUPTI missing or refused: time without the listing
+        print(f"torch_llama_forward: profiler unavailable: {e}", file=sys.stderr)
+        return []
+
+
+def reference_check(torch, device):
+    """The same formula in float64 at a small shape; returns the relative error."""
+    dims = dict(hidden=256, heads=4, kv_heads=2, head_dim=64, intermediate=512, vocab=512)
+    model = Model(torch, dims, 2, device, torch.bfloat16)
+    b, s = 2, 16
+    ids = torch.randint(0, dims["vocab"], (b, s), device=device)
+    caches = [(torch.zeros(b, 2, s, 64, device=device, dtype=torch.bfloat16),
+               torch.zeros(b, 2, s, 64, device=device, dtype=torch.bfloat16)) for _ in range(2)]
+    got = model.forward(ids, caches, (0, s), 2, True).double()
+
+    ref = Model.__new__(Model)
+    ref.t, ref.d = torch, dims
+    cast = lambda v: v.double()
+    ref.embed, ref.lm_head, ref.final_norm = map(cast, (model.embed, model.lm_head, model.final_norm))
+    ref.layers = [{k: cast(v) for k, v in p.items()} for p in model.layers]
+    ref.cos_table, ref.sin_table = cast(model.cos_table), cast(model.sin_table)
+    ref_caches = [(torch.zeros(b, 2, s, 64, device=device, dtype=torch.float64),
+                   torch.zeros(b, 2, s, 64, device=device, dtype=torch.float64)) for _ in range(2)]
+    want = ref.forward(ids, ref_caches, (0, s), 2, True)
+    return float((got - want).norm() / want.norm())
+
+
+def main(argv):
+    p = argparse.ArgumentParser()
+    here = os.path.dirname(os.path.abspath(__file__))
+    p.add_argument("--cases", default=os.path.join(here, "llama_forward_cases.json"))
+    p.add_argument("--csv", required=True)
+    p.add_argument("--kernels")
+    p.add_argument("--json")
+    p.add_argument("--only", help="comma-separated case names")
+    p.add_argument("--hardware", default="h100_sxm",
+                   help="the configs/hw/ file `tilesim compare` simulates the rows on")
+    args = p.parse_args(argv)
+    import torch
+    if not torch.cuda.is_available():
+        print("torch_llama_forward: no GPU", file=sys.stderr)
+        return 3
+    torch.manual_seed(0)
+    device = "cuda"
+    started = datetime.datetime.now(datetime.timezone.utc).isoformat()
+    smi_before = nvidia_smi()
+    with open(args.cases) as f:
+        spec = json.load(f)
+    dims = spec["model"]
+    cases = [dict(c, split="calibration") for c in spec["calibration"]] + \
+            [dict(c, split="validation") for c in spec["validation"]]
+    if args.only:
+        keep = set(args.only.split(","))
+        cases = [c for c in cases if c["name"] in keep]
+
+    error = reference_check(torch, device)
+    print(f"reference check (float64, 2 layers, prefill 2x16): rel error {error:.2e}", flush=True)
+    failures = [] if error < 3e-2 else [f"reference check rel error {error:.3g}"]
+
+    depth = max(c["layers"] for c in cases)
+    model = Model(torch, dims, depth, device, torch.bfloat16)
+    rows, kernel_rows = [], []
+    for case in cases:
+        prefill = case["phase"] == "prefill"
+        b, layers = case["batch"], case["layers"]
+        s = case["tokens"] if prefill else 1
+        total = case["tokens"] if prefill else case["context"]
+        positions = (0, total) if prefill else (total - 1, total)
+        caches = [(torch.randn(b, dims["kv_heads"], total, dims["head_dim"], device=device,
+                               dtype=torch.bfloat16),
+                   torch.randn(b, dims["kv_heads"], total, dims["head_dim"], device=device,
+                               dtype=torch.bfloat16)) for _ in range(layers)]
+        ids = torch.randint(0, dims["vocab"], (b, s), device=device)
+
+        def eager():
+            return model.forward(ids, caches, positions, layers, prefill)
+
+        with torch.inference_mode():
+            for _ in range(3):
+                eager_out = eager()
+            torch.cuda.synchronize()
+            stream = torch.cuda.Stream()
+            stream.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(stream):
+                for _ in range(2):
+                    eager()
+            torch.cuda.current_stream().wait_stream(stream)
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph):
+                static_out = eager()
+            static_out.fill_(float("nan"))
+            graph.replay()
+            torch.cuda.synchronize()
+            eager_out = eager()
+            torch.cuda.synchronize()
+            if not torch.isfinite(static_out).all() or \
+                    (static_out.float() - eager_out.float()).abs().max().item() > 1e-2 * \
+                    eager_out.float().abs().max().item():
+                failures.append(f"{case['name']}: graph replay differs from the eager forward")
+
+            for launch, fn in (("eager", eager), ("cuda_graph", graph.replay)):
+                kernels = kernels_of(torch, fn)
+                for i, (kname, us) in enumerate(kernels):
+                    kernel_rows.append([case["name"], launch, i, kname, f"{us:.2f}"])
+                for _ in range(2):
+                    fn()
+                times, t_end = [], time.perf_counter() + 0.3
+                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                while len(times) < 10 or (time.perf_counter() < t_end and len(times) < 200):
+                    torch.cuda.synchronize()
+                    start.record()
+                    fn()
+                    end.record()
+                    end.synchronize()
+                    times.append(1000.0 * start.elapsed_time(end))
+                times.sort()
+                row = dict(name=f"{case['name']}/{launch}", kind="model", split=case["split"],
+                           phase=case["phase"], layers=layers, batch=b,
+                           tokens=case.get("tokens", ""), context=case.get("context", ""),
+                           fused="framework", launch=launch,
+                           time_us=f"{statistics.median(times):.2f}", time_us_min=f"{times[0]:.2f}",
+                           time_us_p90=f"{times[int(0.9 * (len(times) - 1))]:.2f}",
+                           runs=len(times), kernels=len(kernels), **dims)
+                rows.append(row)
+                print(f"{row['name']:40s} {row['time_us']:>10s} us  {len(kernels)} kernels",
+                      flush=True)
+            del graph, static_out
+        del caches
+        torch.cuda.empty_cache()
+
+    with open(args.csv, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+    if args.kernels:
+        with open(args.kernels, "w", newline="") as f:
+            writer = csv.writer(f)
+            writer.writerow(["case", "launch", "index", "kernel", "gpu_us"])
+            writer.writerows(kernel_rows)
+    sidecar = dict(script="kernels/model/torch_llama_forward.py", started=started,
+                   study_hardware=args.hardware,
+                   finished=datetime.datetime.now(datetime.timezone.utc).isoformat(),
+                   gpu=torch.cuda.get_device_name(0), nvidia_smi_before=smi_before,
+                   nvidia_smi_after=nvidia_smi(), torch=torch.__version__,
+                   cuda=torch.version.cuda, cudnn=torch.backends.cudnn.version(),
+                   git_revision=os.environ.get("TILESIM_GIT_REVISION", "unknown"),
+                   reference_rel_error=error, failures=failures, cases=args.cases)
+    with open(args.json or os.path.splitext(args.csv)[0] + ".json", "w") as f:
+        json.dump(sidecar, f, indent=2)
+    for failure in failures:
+        print(f"torch_llama_forward: FAILED: {failure}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
