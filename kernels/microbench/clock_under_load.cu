@@ -177,11 +177,11 @@ int main() {
   std::printf("load,sms,clock_mhz,clock_mhz_min,clock_mhz_max,tensor_tflops,hbm_gbs\n");
   // Warm the clocks up (they rise from idle over many milliseconds).
   clock_load_kernel<<<sms, kThreads, kSharedBytes>>>(tensor, kRunNs, stream,
-                                                      kStreamBytes / sizeof(uint4), samples, sink);
+                                                     kStreamBytes / sizeof(uint4), samples, sink);
   for (int load : {tensor, tensor_hbm, hbm}) {
     for (int n : sm_counts) {
       clock_load_kernel<<<n, kThreads, kSharedBytes>>>(load, kRunNs, stream,
-                                                        kStreamBytes / sizeof(uint4), samples, sink);
+                                                       kStreamBytes / sizeof(uint4), samples, sink);
       if (!check(cudaDeviceSynchronize(), "clock_load_kernel")) return 1;
       std::vector<CtaSample> host(n);
       cudaMemcpy(host.data(), samples, sizeof(CtaSample) * n, cudaMemcpyDeviceToHost);

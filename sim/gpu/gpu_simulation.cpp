@@ -211,7 +211,16 @@ class GpuRun {
     kernel.flops += record.outcome.flops;
     if (attribute_time_) kernel.time_use_per_sm[static_cast<std::size_t>(record.sm)] += time_use;
     result_.ctas.push_back(std::move(record));
-    if (++state.finished_ctas == state.launch->cta_count) finish_kernel(kernel_index);
+    if (++state.finished_ctas == state.launch->cta_count) {
+      const double fixed_s = state.launch->fixed_overhead_s;
+      if (fixed_s > 0) {
+        simulator_.schedule_at(simulator_.now() + sim::SimTime::from_seconds(fixed_s),
+                               sim::EventPriority::normal,
+                               [this, kernel_index] { finish_kernel(kernel_index); });
+      } else {
+        finish_kernel(kernel_index);
+      }
+    }
     dispatch();
   }
 
