@@ -262,9 +262,10 @@ config::Schema<KernelProfile> kernel_profile_schema() {
             .range("0 us", "100 us")
             .default_to("0 us")
             .by_gpu()
-            .describe("Fixed time each launch of this kernel pays once, whatever its number of "
-                      "work units: the grid's ramp-up and drain as CUDA events around the "
-                      "launch see them. Charged after the kernel's last CTA ends."),
+            .describe("Fixed time a launch of this kernel pays once, whatever its number of "
+                      "work units: the grid's ramp-up and drain as CUDA events around it see "
+                      "them. Back-to-back kernels overlap it: a workload pays it once, after "
+                      "its last kernel's last CTA (the largest of its kernels')."),
         into(&P::kernel_overhead_s));
   s.add(Param::quantity("fixup_load_latency", QuantityKind::time)
             .range("0 us", "100 us")
