@@ -265,6 +265,15 @@ config::Schema<KernelProfile> kernel_profile_schema() {
                       "the main loop's prologue (accumulators, addresses, pipeline fill) and the "
                       "epilogue's register-to-global stores. Paid before the unit's first step."),
         into(&P::work_unit_overhead_s));
+  s.add(Param::quantity("kernel_overhead", QuantityKind::time)
+            .range("0 us", "100 us")
+            .default_to("0 us")
+            .by_gpu()
+            .describe("Fixed time a launch of this kernel pays once, whatever its number of "
+                      "work units: the grid's ramp-up and drain as CUDA events around it see "
+                      "them. Back-to-back kernels overlap it: a workload pays it once, after "
+                      "its last kernel's last CTA (the largest of its kernels')."),
+        into(&P::kernel_overhead_s));
   s.add(Param::quantity("fixup_load_latency", QuantityKind::time)
             .range("0 us", "100 us")
             .default_to("0 us")

@@ -108,6 +108,9 @@ struct KernelLaunch {
   int cluster_size = 1;  // CTAs dispatched together (consecutive indices)
   CtaFootprint footprint;
   double tensor_efficiency = 1.0;  // fraction of tensor-core peak the main loop reaches
+  // Ramp-up and drain as the events around a plan see them: the plan's last
+  // kernel to end pays the largest of its kernels' once, after its last CTA.
+  double fixed_overhead_s = 0;
   std::shared_ptr<const CtaProgramSource> programs;
   // Earlier launches of the plan (indices) that must finish before this one
   // starts, beyond its stream predecessor: CUDA events between streams, or the

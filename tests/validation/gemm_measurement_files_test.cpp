@@ -7,9 +7,10 @@
 // listed. docs/validation.md has the table with what each file measured.
 //
 // The issue's target is own-kernel MAPE <= 10% on every file. Missed today:
-// dataset_profile_m128n128k32w8 (18.2%: the 128x128 tile, two CTAs per SM),
-// 2026-11-21 stream_k_waves (14.2%) and gemm_wgmma (12.0%: its Stream-K rows
-// ran the wgmma kernel's tail-first order, which no longer exists). Files
+// dataset_profile_m128n128k32w8 (18.1%: the 128x128 tile, two CTAs per SM),
+// 2026-11-21 stream_k_waves (16.2%), gemm_wgmma (11.9%) and
+// gemm_wgmma_stream_k_fixups (11.0%; both ran the wgmma kernel's tail-first
+// Stream-K order, which no longer exists), validation_2 (10.0%). Files
 // measured on a kernel version that no longer exists are to be re-measured,
 // not dropped: gemm_wgmma, gemm_wgmma_repeats, gemm_wgmma_stream_k_fixups
 // (tail-first wgmma Stream-K) and gemm_wgmma_mma_sync_baseline (mma.sync with
@@ -44,22 +45,33 @@ struct FileLimit {
 
 // Today's figures on h100_sxm.measured (own / library MAPE %) in the comments.
 const FileLimit kFiles[] = {
-    {"h100_sxm_2026-11-21_gemm_dataset.csv", 6.3, 9.8},                         // 5.77 / 9.27
-    {"h100_sxm_2026-11-21_gemm_dataset_profile_m128n128k32w8.csv", 18.8, 9.9},  // 18.24 / 9.32
-    {"h100_sxm_2026-11-21_gemm_fixup_calibration.csv", 5.1, 0},                 // 4.53
-    {"h100_sxm_2026-11-21_gemm_ref_vs_cublas.csv", 8.3, 7.0},                   // 7.76 / 6.49
-    {"h100_sxm_2026-11-21_gemm_stream_k_waves.csv", 14.7, 4.3},                 // 14.20 / 3.73
-    {"h100_sxm_2026-11-22_gemm_stream_k_waves.csv", 7.9, 5.9},                  // 7.38 / 5.34
-    {"h100_sxm_2026-11-22_gemm_wgmma.csv", 12.5, 8.9},                          // 11.95 / 8.39
-    {"h100_sxm_2026-11-22_gemm_wgmma_head_first.csv", 10.5, 6.1},               // 9.94 / 5.60
-    {"h100_sxm_2026-11-22_gemm_wgmma_head_first_rounds_a.csv", 10.0, 0},        // 9.49
-    {"h100_sxm_2026-11-22_gemm_wgmma_head_first_study.csv", 10.3, 8.9},         // 9.75 / 8.35
-    {"h100_sxm_2026-11-22_gemm_wgmma_mma_sync_baseline.csv", 5.7, 9.1},         // 5.16 / 8.57
-    {"h100_sxm_2026-11-22_gemm_wgmma_repeats.csv", 9.9, 6.8},                   // 9.34 / 6.25
-    {"h100_sxm_2026-11-22_gemm_wgmma_stream_k_fixups.csv", 9.6, 0},             // 9.02
-    // The held-out study (kernels/studies/gemm_validation_2.yaml), measured once
-    // before any refit: the "before" of issue 13 (targets: own <= 7%, cuBLAS <= 8%).
-    {"h100_sxm_2026-11-25_gemm_validation_2.csv", 13.5, 12.8},  // 13.02 / 12.32
+    {"h100_sxm_2026-11-21_gemm_dataset.csv", 6.1, 6.8},                         // 5.60 / 6.30
+    {"h100_sxm_2026-11-21_gemm_dataset_profile_m128n128k32w8.csv", 18.6, 5.6},  // 18.07 / 5.10
+    {"h100_sxm_2026-11-21_gemm_fixup_calibration.csv", 5.0, 0},                 // 4.50
+    // Worse since the per-kernel / per-unit split (issue 13; was 8.3 / 7.0,
+    // 14.7 / 4.3, 7.9 / 5.9, 9.6): their errors are Stream-K rows predicted too
+    // fast. The old 8.5 us per unit, charged to every Stream-K segment, covered
+    // what Stream-K loses to L2 misses at scattered k offsets; split into what
+    // a launch and a unit pay (fitted on data-parallel rows), Stream-K keeps
+    // only its modelled costs, and the L2 gap shows (docs/validation.md).
+    {"h100_sxm_2026-11-21_gemm_ref_vs_cublas.csv", 10.4, 8.1},           // 9.90 / 7.60
+    {"h100_sxm_2026-11-21_gemm_stream_k_waves.csv", 16.7, 7.3},          // 16.20 / 6.80
+    {"h100_sxm_2026-11-22_gemm_stream_k_waves.csv", 8.9, 7.0},           // 8.40 / 6.50
+    {"h100_sxm_2026-11-22_gemm_wgmma_stream_k_fixups.csv", 11.5, 0},     // 11.00
+    {"h100_sxm_2026-11-22_gemm_wgmma.csv", 12.4, 7.1},                   // 11.90 / 6.60
+    {"h100_sxm_2026-11-22_gemm_wgmma_head_first.csv", 5.8, 6.3},         // 5.30 / 5.80
+    {"h100_sxm_2026-11-22_gemm_wgmma_head_first_rounds_a.csv", 5.0, 0},  // 4.50
+    {"h100_sxm_2026-11-22_gemm_wgmma_head_first_study.csv", 7.9, 6.2},   // 7.40 / 5.70
+    {"h100_sxm_2026-11-22_gemm_wgmma_mma_sync_baseline.csv", 6.0, 6.9},  // 5.50 / 6.40
+    {"h100_sxm_2026-11-22_gemm_wgmma_repeats.csv", 7.1, 2.3},            // 6.60 / 1.80
+    // The held-out study (kernels/studies/gemm_validation_2.yaml), never fitted
+    // on; measured 2026-11-25 (13.02 / 12.32 before the issue-13 refit; targets:
+    // own <= 7%, cuBLAS <= 8%), and 70 of its rows again on 2026-11-26.
+    {"h100_sxm_2026-11-25_gemm_validation_2.csv", 10.5, 7.2},        // 10.00 / 6.70
+    {"h100_sxm_2026-11-26_gemm_validation_2_repeat.csv", 7.5, 4.9},  // 7.00 / 4.40
+    // The mechanism calibration (kernels/studies/gemm_mechanism_calibration.yaml):
+    // its named rows are fitted on (kernels/microbench/fit_kernel_profiles.py).
+    {"h100_sxm_2026-11-26_gemm_mechanism_calibration.csv", 3.5, 8.9},  // 3.00 / 8.40
 };
 
 // GEMM files that are not tilesim-measure output.

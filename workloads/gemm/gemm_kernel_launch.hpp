@@ -30,6 +30,7 @@ inline gpu::KernelLaunch gemm_kernel_launch(std::string name, const GemmProblem&
   launch.cluster_size = cluster_size > 0 ? cluster_size : kernel.cluster.size();
   launch.footprint = gemm_footprint(problem, kernel);
   launch.tensor_efficiency = kernel.tensor_efficiency;
+  launch.fixed_overhead_s = kernel.kernel_overhead_s;
   launch.programs = std::move(programs);
   return launch;
 }
