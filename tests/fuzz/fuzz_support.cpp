@@ -52,15 +52,18 @@ const hw::HardwareSpec& h100() {
   return spec;
 }
 
-std::filesystem::path write_input(const std::uint8_t* data, std::size_t size,
-                                  const std::string& name) {
+InputFile::InputFile(const std::uint8_t* data, std::size_t size, const std::string& name) {
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("tilesim-fuzz-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
-  const std::filesystem::path file = dir / name;
-  std::ofstream(file, std::ios::binary | std::ios::trunc)
+  path_ = dir / name;
+  std::ofstream(path_, std::ios::binary | std::ios::trunc)
       .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
-  return file;
+}
+
+InputFile::~InputFile() {
+  std::error_code ignored;  // a destructor must not throw; a leftover folder is harmless
+  std::filesystem::remove_all(path_.parent_path(), ignored);
 }
 
 void require_clean_diagnostics(const config::Diagnostics& diagnostics,

@@ -27,9 +27,19 @@ std::filesystem::path config_dir();
 const workloads::GemmScheduleRegistry& schedules();
 const hw::HardwareSpec& h100();
 
-// Writes the input to `name` in a folder of this process's own and returns its path.
-std::filesystem::path write_input(const std::uint8_t* data, std::size_t size,
-                                  const std::string& name);
+// The input written to `name` in a folder of this process's own, for loaders
+// that read a path; the folder is removed with it.
+class InputFile {
+ public:
+  InputFile(const std::uint8_t* data, std::size_t size, const std::string& name);
+  ~InputFile();
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
 
 // A rejected input is reported as the user sees it: every problem has a
 // message, and one in `input_file` has its line and column (docs/limits.md);

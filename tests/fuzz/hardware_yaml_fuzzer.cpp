@@ -8,10 +8,10 @@
 using namespace tilesim;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::filesystem::path file = fuzz::write_input(data, size, "hardware.yaml");
+  const fuzz::InputFile file(data, size, "hardware.yaml");
   const config::Loaded<hw::HardwareSpec> spec =
-      hw::load_hardware_spec(file, {}, fuzz::config_dir());
-  fuzz::require_clean_diagnostics(spec.diagnostics, file.string());
+      hw::load_hardware_spec(file.path(), {}, fuzz::config_dir());
+  fuzz::require_clean_diagnostics(spec.diagnostics, file.path().string());
   if (spec.ok()) fuzz::simulate_probe_study(*spec.value);
   return 0;
 }
