@@ -255,6 +255,23 @@ config::Loaded<HardwareSpec> load_hardware_spec(const std::filesystem::path& pat
       });
 }
 
+config::Loaded<std::vector<FieldOverride>> parse_field_overrides(
+    const std::vector<std::string>& assignments) {
+  config::Loaded<std::vector<FieldOverride>> loaded;
+  std::vector<FieldOverride> overrides;
+  for (const std::string& assignment : assignments) {
+    const std::size_t equals = assignment.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      loaded.diagnostics.add({"--set", 0, 0}, assignment,
+                             "expected key.path=value, e.g. --set hbm.bandwidth=\"4.8 TB/s\"");
+      continue;
+    }
+    overrides.push_back({assignment.substr(0, equals), assignment.substr(equals + 1)});
+  }
+  if (loaded.diagnostics.empty()) loaded.value = std::move(overrides);
+  return loaded;
+}
+
 config::Loaded<std::filesystem::path> resolve_hardware_path(
     const std::string& name_or_path, const std::filesystem::path& config_dir) {
   return resolve_hardware_path(name_or_path, config_dir, SourceLocation{});

@@ -17,6 +17,11 @@ struct FieldOverride {
   std::string value;     // e.g. "4.8 TB/s"
 };
 
+// Parses `key.path=value` strings (the command line's --set), each split at
+// its first `=`; one without a key is reported against "--set".
+config::Loaded<std::vector<FieldOverride>> parse_field_overrides(
+    const std::vector<std::string>& assignments);
+
 // Parses and validates `path` and the kernel profiles it names
 // (kernel_profile_loader.hpp): from the `kernels/` folder beside its `hw/`
 // folder, else from `<config_dir>/kernels`. All problems are reported together.

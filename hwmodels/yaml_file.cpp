@@ -59,15 +59,27 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t at) {
   return code < low || code > 0x10FFFF || surrogate ? 0 : length;
 }
 
-// Counts nodes with aliases followed, stopping at the limit: the first node
-// past it is returned, so a bomb is reported without being unfolded.
-std::optional<YAML::Mark> first_node_past_limit(const YAML::Node& node, std::size_t& budget) {
-  if (budget == 0) return node.Mark();
+// Depth a document may unfold to, aliases followed: yaml-cpp's limit for
+// nesting as written. An alias inside the node it names (`a: &a [*a]`) makes
+// a cycle, which would unfold forever and overflow the stack.
+constexpr int kMaxUnfoldedDepth = 500;
+
+struct UnfoldLimit {
+  YAML::Mark mark;        // the first node past the limit
+  bool too_deep = false;  // else too many nodes
+};
+
+// Counts nodes with aliases followed, stopping at either limit: the first node
+// past it is returned, so a bomb or a cycle is reported without being unfolded.
+std::optional<UnfoldLimit> first_node_past_limit(const YAML::Node& node, std::size_t& budget,
+                                                 int depth = 0) {
+  if (depth > kMaxUnfoldedDepth) return UnfoldLimit{node.Mark(), true};
+  if (budget == 0) return UnfoldLimit{node.Mark(), false};
   --budget;
   if (node.IsSequence() || node.IsMap()) {
     for (auto it = node.begin(); it != node.end(); ++it) {
       const YAML::Node value = node.IsMap() ? it->second : *it;
-      if (auto past = first_node_past_limit(value, budget)) return past;
+      if (auto past = first_node_past_limit(value, budget, depth + 1)) return past;
     }
   }
   return std::nullopt;
@@ -125,10 +137,16 @@ std::optional<YAML::Node> load_yaml_text(const std::string& text, const std::str
     }
     std::size_t budget = kMaxExpandedNodes;
     if (const auto past = first_node_past_limit(document, budget)) {
-      diagnostics.add(location_of(*past, origin), "",
-                      fmt::format("the document unfolds to more than {} nodes through YAML "
-                                  "aliases (*name); write the values out, or use fewer aliases",
-                                  kMaxExpandedNodes));
+      diagnostics.add(
+          location_of(past->mark, origin), "",
+          past->too_deep
+              ? fmt::format("the document nests more than {} levels deep through YAML aliases "
+                            "(*name): an alias inside the node it names never ends; write the "
+                            "values out",
+                            kMaxUnfoldedDepth)
+              : fmt::format("the document unfolds to more than {} nodes through YAML "
+                            "aliases (*name); write the values out, or use fewer aliases",
+                            kMaxExpandedNodes));
       return std::nullopt;
     }
     return document;

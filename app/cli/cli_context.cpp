@@ -29,23 +29,6 @@ void print_diagnostics(const config::Diagnostics& diagnostics) {
   std::cerr << fmt::format("{} error{}\n", diagnostics.size(), diagnostics.size() == 1 ? "" : "s");
 }
 
-config::Loaded<std::vector<hw::FieldOverride>> parse_overrides(
-    const std::vector<std::string>& assignments) {
-  config::Loaded<std::vector<hw::FieldOverride>> loaded;
-  std::vector<hw::FieldOverride> overrides;
-  for (const std::string& assignment : assignments) {
-    const std::size_t equals = assignment.find('=');
-    if (equals == std::string::npos || equals == 0) {
-      loaded.diagnostics.add({"--set", 0, 0}, assignment,
-                             "expected key.path=value, e.g. --set hbm.bandwidth=\"4.8 TB/s\"");
-      continue;
-    }
-    overrides.push_back({assignment.substr(0, equals), assignment.substr(equals + 1)});
-  }
-  if (loaded.diagnostics.empty()) loaded.value = std::move(overrides);
-  return loaded;
-}
-
 config::Loaded<LoadedStudy> load_study_and_hardware(
     const std::filesystem::path& study_path, const std::optional<std::string>& hw_override,
     const std::vector<hw::FieldOverride>& overrides,
@@ -93,7 +76,8 @@ void add_study_input_options(CLI::App& command, StudyInput& input) {
 
 config::Loaded<LoadedStudy> load_study_for_run(const StudyInput& input,
                                                const workloads::GemmScheduleRegistry& schedules) {
-  config::Loaded<std::vector<hw::FieldOverride>> overrides = parse_overrides(input.assignments);
+  config::Loaded<std::vector<hw::FieldOverride>> overrides =
+      hw::parse_field_overrides(input.assignments);
   if (!overrides.ok()) return {std::nullopt, std::move(overrides.diagnostics)};
   return load_study_and_hardware(input.study_path, input.hardware, *overrides.value, schedules);
 }

@@ -27,10 +27,6 @@ std::filesystem::path config_dir();
 
 void print_diagnostics(const config::Diagnostics& diagnostics);
 
-// Parses `key=value` strings from --set.
-config::Loaded<std::vector<hw::FieldOverride>> parse_overrides(
-    const std::vector<std::string>& assignments);
-
 // A study with the hardware it names (or `hw_override`), ready to simulate.
 struct LoadedStudy {
   workloads::Study study;

@@ -50,7 +50,8 @@ config::Loaded<hw::HardwareSpec> load_hardware(const CompareOptions& options) {
                            "name one with --hw (e.g. --hw h100_sxm)");
     return loaded;
   }
-  config::Loaded<std::vector<hw::FieldOverride>> overrides = parse_overrides(options.assignments);
+  config::Loaded<std::vector<hw::FieldOverride>> overrides =
+      hw::parse_field_overrides(options.assignments);
   if (!overrides.ok()) return {std::nullopt, std::move(overrides.diagnostics)};
   config::Loaded<std::filesystem::path> path =
       hw::resolve_hardware_path(*reference, config_dir(), {"--hw", 0, 0});

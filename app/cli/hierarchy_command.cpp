@@ -18,7 +18,8 @@ struct HierarchyOptions {
 };
 
 int run_hierarchy(const HierarchyOptions& options) {
-  config::Loaded<std::vector<hw::FieldOverride>> overrides = parse_overrides(options.assignments);
+  config::Loaded<std::vector<hw::FieldOverride>> overrides =
+      hw::parse_field_overrides(options.assignments);
   if (!overrides.ok()) {
     print_diagnostics(overrides.diagnostics);
     return kExitInputError;

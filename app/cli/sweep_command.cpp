@@ -96,7 +96,8 @@ std::string fingerprint(const SweepOptions& options, const workloads::SweepSpec&
 
 config::Loaded<workloads::SweepSpec> load_checked_sweep(
     const SweepOptions& options, const workloads::GemmScheduleRegistry& schedules) {
-  config::Loaded<std::vector<hw::FieldOverride>> overrides = parse_overrides(options.assignments);
+  config::Loaded<std::vector<hw::FieldOverride>> overrides =
+      hw::parse_field_overrides(options.assignments);
   if (!overrides.ok()) return {std::nullopt, std::move(overrides.diagnostics)};
   workloads::SweepLoadOptions load_options{config_dir(), options.hardware, *overrides.value,
                                            workloads::study_schedule_names(schedules)};

@@ -44,6 +44,8 @@ AttentionMeasurement measure_attention(const AttentionCase& item, const TimingOp
   result.guard_intact = check.guard_intact;
   result.check_passed = check.passed();
   result.kernels = check.kernels;
+  // A wrong result has no timing worth writing (measurement_writer.hpp, check_failure).
+  if (!result.check_passed) return result;
 
   const std::function<void(int)> launch = [&](int set) {
     kernels::launch_attention(item.variant, problem, sets[static_cast<std::size_t>(set)]->tensors(),

@@ -29,6 +29,7 @@ struct AttentionMeasurement {
   int splits = 0;  // KV splits per sequence used (0: none)
 };
 
+// A case whose checked run fails is not timed: its timing fields stay 0.
 AttentionMeasurement measure_attention(const AttentionCase& item, const TimingOptions& options,
                                        cudaStream_t stream);
 

@@ -85,11 +85,13 @@ GemmMeasurement measure_gemm(const GemmCase& gemm, const TimingOptions& options,
     const kernels::ReferenceComparison check = kernels::compare_with_reference(
         sets[0].c.get(), shape.output_type, reference.as<float>(), shape.m * shape.n, stream);
     result.relative_error = check.relative_frobenius_error;
+    result.error_bound = kernels::relative_error_bound(shape.output_type);
     result.non_finite = check.non_finite;
     result.check_passed =
-        check.non_finite == 0 &&
-        check.relative_frobenius_error <= kernels::relative_error_bound(shape.output_type);
+        check.non_finite == 0 && check.relative_frobenius_error <= result.error_bound;
   }
+  // A wrong result has no timing worth writing (measurement_writer.hpp, check_failure).
+  if (!result.check_passed) return result;
 
   const TimedRuns timed = time_launches(launch, result.input_sets, options, stream);
   result.time_us = timed.time_us;

@@ -22,12 +22,14 @@ struct GemmMeasurement {
   int runs = 0;
   int input_sets = 0;
   double relative_error = 0;  // of the checked run against cuBLAS fp32
+  double error_bound = 0;     // the largest relative_error that passes
   std::int64_t non_finite = 0;
   bool check_passed = false;
   kernels::GemmLaunchPlan plan;            // own kernels only
   kernels::GemmKernelResources resources;  // own kernels only
 };
 
+// A case whose checked run fails is not timed: its timing fields stay 0.
 GemmMeasurement measure_gemm(const GemmCase& gemm, const TimingOptions& options,
                              const kernels::CublasHandle& cublas, cudaStream_t stream);
 

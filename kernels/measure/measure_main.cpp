@@ -7,7 +7,8 @@
 // (kernels/measure/calibrate_command.hpp).
 //
 // Exit status: 0 measured and checked; 1 a kernel's output failed its check
-// (its row is still written, with rel_error); 2 usage, study or unsupported
+// (that case is not timed and has no row: the sidecar's `failed_checks` says
+// why); 2 usage, study or unsupported
 // workload; 3 no CUDA device; 4 a CUDA or cuBLAS error while measuring.
 
 #include <cuda_runtime_api.h>
@@ -88,33 +89,39 @@ std::string attention_variant_text(const ms::AttentionMeasurement& m, const ms::
   return text;
 }
 
-// One case measured: its row, printed as it comes.
+// One case measured: its row, printed as it comes; a case that failed its
+// check is printed with why instead of a timing (it was not timed).
 ms::AnyMeasuredRow measure_case(const ms::MeasureCase& item, const ms::TimingOptions& timing,
-                                const tk::CublasHandle& cublas, cudaStream_t stream,
-                                bool& all_checked) {
-  constexpr const char* kLine = "%-34s %-17s %-14s %-28s %10.2f %10.2f %8.1f %9.2e%s\n";
+                                const tk::CublasHandle& cublas, cudaStream_t stream) {
+  constexpr const char* kLine = "%-34s %-17s %-14s %-28s %10.2f %10.2f %8.1f %9.2e\n";
+  constexpr const char* kFailedLine = "%-34s %-17s %-14s %-28s CHECK FAILED, not timed: %s\n";
   if (const auto* gemm = std::get_if<ms::GemmCase>(&item)) {
     ms::MeasuredRow row{*gemm, ms::measure_gemm(*gemm, timing, cublas, stream)};
     const auto& m = row.measurement;
-    all_checked = all_checked && m.check_passed;
-    std::printf(kLine, gemm->name.c_str(), ms::measured_profile(*gemm).c_str(),
-                variant_text(*gemm, m).c_str(), shape_text(gemm->config).c_str(), m.time_us,
-                m.time_us_p90, m.tflops, m.relative_error, m.check_passed ? "" : "  CHECK FAILED");
+    if (const auto why = ms::check_failure(row)) {
+      std::printf(kFailedLine, gemm->name.c_str(), ms::measured_profile(*gemm).c_str(),
+                  variant_text(*gemm, m).c_str(), shape_text(gemm->config).c_str(), why->c_str());
+    } else {
+      std::printf(kLine, gemm->name.c_str(), ms::measured_profile(*gemm).c_str(),
+                  variant_text(*gemm, m).c_str(), shape_text(gemm->config).c_str(), m.time_us,
+                  m.time_us_p90, m.tflops, m.relative_error);
+    }
     std::fflush(stdout);
     return row;
   }
   const auto& attention = std::get<ms::AttentionCase>(item);
   ms::MeasuredAttentionRow row{attention, ms::measure_attention(attention, timing, stream)};
   const auto& m = row.measurement;
-  all_checked = all_checked && m.check_passed;
-  std::printf(kLine, attention.name.c_str(), attention.kernel.c_str(),
-              attention_variant_text(m, attention).c_str(),
-              tk::to_string(attention.problem).c_str(), m.timed.time_us, m.timed.time_us_p90,
-              m.tflops, m.relative_error,
-              m.check_passed     ? ""
-              : m.non_finite > 0 ? "  CHECK FAILED (non-finite outputs)"
-              : !m.guard_intact  ? "  CHECK FAILED (wrote past the output)"
-                                 : "  CHECK FAILED (error over its bound)");
+  if (const auto why = ms::check_failure(row)) {
+    std::printf(kFailedLine, attention.name.c_str(), attention.kernel.c_str(),
+                attention_variant_text(m, attention).c_str(),
+                tk::to_string(attention.problem).c_str(), why->c_str());
+  } else {
+    std::printf(kLine, attention.name.c_str(), attention.kernel.c_str(),
+                attention_variant_text(m, attention).c_str(),
+                tk::to_string(attention.problem).c_str(), m.timed.time_us, m.timed.time_us_p90,
+                m.tflops, m.relative_error);
+  }
   std::fflush(stdout);
   return row;
 }
@@ -190,12 +197,16 @@ int measure_study(const Options& options) {
   TILESIM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   const tk::CublasHandle cublas(stream);
   std::vector<ms::AnyMeasuredRow> rows;
-  bool all_checked = true;
   // The files are rewritten after every case, so a run that is stopped (a
   // time limit, a crash) keeps what it measured; `complete` says which it was.
   const auto write_results = [&](bool complete) {
     nlohmann::json results = nlohmann::json::array();
+    nlohmann::json failed_checks = nlohmann::json::array();
     for (const auto& row : rows) {
+      if (ms::check_failure(row)) {
+        failed_checks.push_back(ms::failed_check_json(row));
+        continue;
+      }
       std::visit([&](const auto& measured) { results.push_back(ms::row_json(measured)); }, row);
     }
     nlohmann::json sidecar = {
@@ -211,6 +222,7 @@ int measure_study(const Options& options) {
          complete ? ms::sample_gpu_clocks().value_or(nlohmann::json()) : nlohmann::json()},
         {"method", method_json(timing)},
         {"results", results},
+        {"failed_checks", failed_checks},
     };
     std::optional<std::string> problem =
         tilesim::report::write_file_atomically(options.csv, ms::measurement_csv(rows));
@@ -224,14 +236,25 @@ int measure_study(const Options& options) {
     return true;
   };
   for (const ms::MeasureCase& item : *cases) {
-    rows.push_back(measure_case(item, timing, cublas, stream, all_checked));
+    rows.push_back(measure_case(item, timing, cublas, stream));
     if (!write_results(false)) return kExitUsage;
   }
   TILESIM_CUDA_CHECK(cudaStreamDestroy(stream));
   if (!write_results(true)) return kExitUsage;
   std::printf("wrote %s and %s\n", options.csv.c_str(), options.json.c_str());
-  if (!all_checked) {
-    std::fprintf(stderr, "tilesim-measure: some outputs failed their check (rel_error column)\n");
+  // Every failed case, with why: none of them has a row in the CSV.
+  int failed = 0;
+  for (const auto& row : rows) {
+    if (!ms::check_failure(row)) continue;
+    const nlohmann::json entry = ms::failed_check_json(row);
+    std::fprintf(stderr, "tilesim-measure: %s: result check failed, no timing written: %s\n",
+                 entry["name"].get<std::string>().c_str(), entry["why"].get<std::string>().c_str());
+    ++failed;
+  }
+  if (failed > 0) {
+    std::fprintf(stderr,
+                 "tilesim-measure: %d of %zu cases failed their check (sidecar: failed_checks)\n",
+                 failed, rows.size());
     return kExitCheckFailed;
   }
   return 0;

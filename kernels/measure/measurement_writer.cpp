@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 #include "kernels/attention/flash_forward_params.hpp"
@@ -203,7 +204,39 @@ nlohmann::json row_json(const MeasuredRow& row) {
   return json;
 }
 
-std::string measurement_csv(const std::vector<AnyMeasuredRow>& rows) {
+std::optional<std::string> check_failure(const AnyMeasuredRow& row) {
+  const auto non_finite_or_error = [](std::int64_t non_finite, double error, double bound,
+                                      const char* reference) -> std::optional<std::string> {
+    if (non_finite > 0) return fmt::format("{} non-finite outputs (NaN or Inf)", non_finite);
+    return fmt::format("rel_error {:.2e} above its bound {:.2e} ({} reference)", error, bound,
+                       reference);
+  };
+  if (const auto* gemm = std::get_if<MeasuredRow>(&row)) {
+    const GemmMeasurement& m = gemm->measurement;
+    if (m.check_passed) return std::nullopt;
+    return non_finite_or_error(m.non_finite, m.relative_error, m.error_bound, "cuBLAS fp32");
+  }
+  const AttentionMeasurement& m = std::get<MeasuredAttentionRow>(row).measurement;
+  if (m.check_passed) return std::nullopt;
+  if (m.non_finite == 0 && !m.guard_intact) return "wrote past the end of its output";
+  return non_finite_or_error(m.non_finite, m.relative_error, m.error_bound, "float64");
+}
+
+nlohmann::json failed_check_json(const AnyMeasuredRow& row) {
+  nlohmann::json json = std::visit([](const auto& measured) { return row_json(measured); }, row);
+  for (const char* timing : {"time_us", "time_us_min", "time_us_p90", "tflops", "gbps", "runs"}) {
+    json.erase(timing);
+  }
+  json["why"] = check_failure(row).value_or("");
+  json["rel_error_bound"] =
+      std::visit([](const auto& measured) { return measured.measurement.error_bound; }, row);
+  return json;
+}
+
+std::string measurement_csv(const std::vector<AnyMeasuredRow>& all_rows) {
+  std::vector<AnyMeasuredRow> rows;
+  std::copy_if(all_rows.begin(), all_rows.end(), std::back_inserter(rows),
+               [](const AnyMeasuredRow& row) { return !check_failure(row); });
   const bool any_gemm = std::any_of(rows.begin(), rows.end(), [](const AnyMeasuredRow& row) {
     return std::holds_alternative<MeasuredRow>(row);
   });

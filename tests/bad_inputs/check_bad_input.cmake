@@ -1,10 +1,11 @@
 # Runs the command that reads one bad input and checks that it fails cleanly:
 # exit status 1 (not a crash, not an internal error), a diagnostic naming the
-# file with line and column, the expected message, short stderr, and no output
-# file, not even a partial one.
+# file with line and column, the expected message, short stderr, no output
+# file, not even a partial one, and all of it within MAX_MS milliseconds of
+# wall-clock time.
 #
 #   cmake -DTILESIM=... -DINPUT=... -DKIND=hardware|study|sweep|measured
-#         -DOUT=<empty dir> -DEXPECT=<regex> -P check_bad_input.cmake
+#         -DOUT=<empty dir> -DEXPECT=<regex> -DMAX_MS=<ms> -P check_bad_input.cmake
 
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
@@ -27,10 +28,13 @@ if(KIND STREQUAL "hardware" OR KIND STREQUAL "study")
     --timeline ${OUT}/timeline.svg)
 endif()
 
+string(TIMESTAMP started_us "%s%f")
 execute_process(COMMAND ${TILESIM} ${command}
   RESULT_VARIABLE status OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
+string(TIMESTAMP finished_us "%s%f")
+math(EXPR elapsed_ms "(${finished_us} - ${started_us}) / 1000")
 string(LENGTH "${stderr}" stderr_length)
-set(report "command: tilesim ${command}\nexit status: ${status}\nstderr (${stderr_length} bytes):\n${stderr}")
+set(report "command: tilesim ${command}\nexit status: ${status} after ${elapsed_ms} ms\nstderr (${stderr_length} bytes):\n${stderr}")
 
 if(NOT status STREQUAL "1")
   message(FATAL_ERROR "expected exit status 1 (an input problem)\n${report}")
@@ -51,4 +55,7 @@ endif()
 file(GLOB_RECURSE written LIST_DIRECTORIES false ${OUT}/* ${OUT}/.*)
 if(written)
   message(FATAL_ERROR "a failed command must write no file, found: ${written}\n${report}")
+endif()
+if(elapsed_ms GREATER MAX_MS)
+  message(FATAL_ERROR "took ${elapsed_ms} ms, more than ${MAX_MS} ms for a bad input\n${report}")
 endif()

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,8 @@ MeasuredAttentionRow attention_row(const workloads::AttentionWorkload& workload)
   row.measurement.gbps = 61.5;
   row.measurement.input_sets = 1;
   row.measurement.relative_error = 2.25e-3;
+  row.measurement.error_bound = 2e-2;
+  row.measurement.check_passed = true;
   return row;
 }
 
@@ -58,6 +61,9 @@ MeasuredRow gemm_row() {
   row.gemm.config.m = row.gemm.config.n = row.gemm.config.k = 512;
   row.measurement.time_us = 10;
   row.measurement.runs = 20;
+  row.measurement.relative_error = 1e-3;
+  row.measurement.error_bound = 1e-2;
+  row.measurement.check_passed = true;
   return row;
 }
 
@@ -192,6 +198,41 @@ TEST(MeasurementCsv, MixedStudiesWriteTheUnionGemmColumnsFirst) {
   EXPECT_EQ(text[2],
             "prefill,tilesim_ref,,,,,bf16,,,,,812.500,800.250,830.000,169.25,20,,,,,,,,,,,1,"
             "2.250e-03,,flash,3,32,8,4096,,131072;1024;1024,128,false,,61.50");
+}
+
+// A case whose result check failed has no timing to give: no CSV row, and the
+// reason for the sidecar and the terminal.
+TEST(MeasurementCsv, LeavesOutRowsThatFailedTheirCheckAndSaysWhy) {
+  MeasuredRow wrong = gemm_row();
+  wrong.gemm.name = "wrong";
+  wrong.measurement.check_passed = false;
+  wrong.measurement.relative_error = 0.31;
+  EXPECT_EQ(check_failure(wrong),
+            "rel_error 3.10e-01 above its bound 1.00e-02 (cuBLAS fp32 reference)");
+  wrong.measurement.non_finite = 12;
+  EXPECT_EQ(check_failure(wrong), "12 non-finite outputs (NaN or Inf)");
+  EXPECT_EQ(check_failure(gemm_row()), std::nullopt);
+
+  MeasuredAttentionRow overrun = attention_row(prefill_workload());
+  overrun.measurement.check_passed = false;
+  overrun.measurement.guard_intact = false;
+  EXPECT_EQ(check_failure(overrun), "wrote past the end of its output");
+  overrun.measurement.guard_intact = true;
+  overrun.measurement.relative_error = 0.5;
+  EXPECT_EQ(check_failure(overrun),
+            "rel_error 5.00e-01 above its bound 2.00e-02 (float64 reference)");
+
+  EXPECT_EQ(measurement_csv({gemm_row(), wrong}), measurement_csv({gemm_row()}));
+  const auto text = lines(measurement_csv({overrun, gemm_row()}));
+  ASSERT_EQ(text.size(), 2u);
+  EXPECT_EQ(text[1], csv_row(gemm_row()));
+
+  const nlohmann::json failed = failed_check_json(wrong);
+  EXPECT_EQ(failed["name"], "wrong");
+  EXPECT_EQ(failed["why"], "12 non-finite outputs (NaN or Inf)");
+  EXPECT_EQ(failed["rel_error_bound"], 1e-2);
+  EXPECT_FALSE(failed.contains("time_us"));
+  EXPECT_FALSE(failed.contains("runs"));
 }
 
 }  // namespace

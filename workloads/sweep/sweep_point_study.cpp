@@ -97,7 +97,11 @@ class MarkTable {
         schedule_key_(std::move(schedule_key)) {}
 
   void walk(const YAML::Node& generated, const YAML::Node& original, const std::string& path) {
-    record(generated, original.IsDefined() ? base(original) : created(path));
+    if (original.IsDefined()) {
+      record(generated, base(original));
+    } else if (const auto attribution = created(path)) {
+      record(generated, *attribution);
+    }
     if (generated.IsMap()) {
       for (auto it = generated.begin(); it != generated.end(); ++it) {
         walk_entry(it->first, it->second, original, config::join_keys(path, it->first.Scalar()));
@@ -139,7 +143,7 @@ class MarkTable {
     }
     const YAML::Node original_value = find_value(original, key.Scalar());
     if (!original_value.IsDefined()) {
-      record(key, created(path));
+      if (const auto attribution = created(path)) record(key, *attribution);
       walk(value, original_value, path);
       return;
     }
@@ -157,12 +161,15 @@ class MarkTable {
     return {{config::location_of(original.Mark(), file_), ""}, false};
   }
 
-  // A map created on the way to a varied key ("tile" for tile.m): the key's fault.
-  Attribution created(const std::string& path) const {
+  // A map created on the way to a varied key ("tile" for tile.m): the key's
+  // fault. Anything else the generated text holds that the sweep's workload
+  // does not (a key such as `null:` written back as `~`) is left unrecorded,
+  // so that its problems are reported at the whole workload.
+  std::optional<Attribution> created(const std::string& path) const {
     for (const PointSetting& setting : settings_) {
-      if (setting.key.starts_with(path + ".")) return {setting.key_source, true};
+      if (setting.key.starts_with(path + ".")) return Attribution{setting.key_source, true};
     }
-    return {{{file_, 0, 0}, ""}, false};
+    return std::nullopt;
   }
 
   std::string file_;
