@@ -197,6 +197,23 @@ config::Loaded<AttentionProfile> load_attention_profile(const std::filesystem::p
       });
 }
 
+namespace {
+
+// Whether the profile `file` lists `architecture` under `architectures`; true
+// for a file whose list cannot be read, so that loading it reports why.
+bool lists_architecture(const std::filesystem::path& file, const std::string& architecture) {
+  config::Diagnostics parse;
+  const std::optional<YAML::Node> root = config::load_yaml_file(file, parse);
+  if (!root || !root->IsMap()) return true;
+  const YAML::Node listed = (*root)["architectures"];
+  if (!listed || !listed.IsSequence()) return true;
+  return std::any_of(listed.begin(), listed.end(), [&](const YAML::Node& entry) {
+    return entry.IsScalar() && entry.Scalar() == architecture;
+  });
+}
+
+}  // namespace
+
 void read_attention_profiles(const std::filesystem::path& kernel_dir, const ProfileTarget& target,
                              std::map<std::string, AttentionProfile>& profiles,
                              config::Diagnostics& diagnostics) {
@@ -204,13 +221,12 @@ void read_attention_profiles(const std::filesystem::path& kernel_dir, const Prof
   // kernel_profile_names lists any folder's .yaml stems, sorted: a stable order
   // for diagnostics.
   for (const std::string& name : kernel_profile_names(dir)) {
-    config::Loaded<AttentionProfile> profile =
-        load_attention_profile(dir / (name + ".yaml"), target);
+    const std::filesystem::path file = dir / (name + ".yaml");
+    // Another architecture's profile has no values for this GPU: not read.
+    if (!lists_architecture(file, target.architecture)) continue;
+    config::Loaded<AttentionProfile> profile = load_attention_profile(file, target);
     diagnostics.append(profile.diagnostics);
-    if (!profile.ok()) continue;
-    const std::vector<std::string>& runs_on = profile.value->architectures;
-    if (std::find(runs_on.begin(), runs_on.end(), target.architecture) == runs_on.end()) continue;
-    profiles[name] = std::move(*profile.value);
+    if (profile.ok()) profiles[name] = std::move(*profile.value);
   }
 }
 

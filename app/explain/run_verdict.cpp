@@ -28,7 +28,7 @@ const std::array<CauseGroup, 8> kGroups = {{
       TimeCause::overhead}},
     {Bound::fixup, {TimeCause::flag_wait}},
     {Bound::tail, {TimeCause::tail, TimeCause::waiting, TimeCause::other_kernels}},
-    {Bound::launch, {TimeCause::launch_gap}},
+    {Bound::launch, {TimeCause::launch_gap, TimeCause::kernel_fixed}},
 }};
 
 double group_us(const TimeBreakdown& breakdown, Bound bound) {
@@ -68,7 +68,8 @@ std::string padding(const RooflinePosition& position) {
 
 bool is_idle(TimeCause cause) {
   return cause == TimeCause::tail || cause == TimeCause::waiting ||
-         cause == TimeCause::other_kernels || cause == TimeCause::launch_gap;
+         cause == TimeCause::other_kernels || cause == TimeCause::launch_gap ||
+         cause == TimeCause::kernel_fixed;
 }
 
 // "; the busy SMs are mostly limited by tensor cores (64% of their time)"
@@ -147,8 +148,8 @@ std::string reason_for(Bound bound, double share, const workloads::WorkloadRun& 
       return idle_sms(run, share) + busy_sms(breakdown, position);
     case Bound::launch:
       return fmt::format(
-          "launch-bound: no kernel runs {} of the time (host issue, launch latency, dependencies); "
-          "{}",
+          "launch-bound: {} of the time goes to launching, not to CTAs (host issue, launch "
+          "latency, dependencies, a launch's fixed start and end); {}",
           share_text(share), compute);
   }
   return "";

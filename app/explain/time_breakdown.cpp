@@ -31,6 +31,7 @@ constexpr std::array<CauseText, kTimeCauseCount> kCauseTexts = {{
     {"waiting", "idle, CTAs waiting to be placed"},
     {"tail", "idle, no CTA left (wave tail)"},
     {"launch_gap", "launch gaps (no kernel running)"},
+    {"kernel_fixed", "kernel start and end (once per run)"},
 }};
 
 // Per SM, the residency of the CTAs `include` accepts.
@@ -59,6 +60,18 @@ std::vector<std::int64_t> last_dispatch_ps(const gpu::SimulationResult& result) 
     kernel_last = std::max(kernel_last, cta.dispatched.ps());
   }
   return last;
+}
+
+// When kernels paid their fixed start and end cost: the last stretch of each
+// that has one, after its last CTA.
+IntervalSet fixed_overhead_of(const std::vector<gpu::KernelRecord>& kernels) {
+  std::vector<IntervalSet::Interval> intervals;
+  for (const gpu::KernelRecord& kernel : kernels) {
+    if (kernel.fixed_overhead.ps() > 0) {
+      intervals.emplace_back(kernel.end.ps() - kernel.fixed_overhead.ps(), kernel.end.ps());
+    }
+  }
+  return IntervalSet::union_of(std::move(intervals));
 }
 
 // Shares `busy_ps` of one SM among the causes in `uses`, in proportion.
@@ -115,15 +128,18 @@ TimeBreakdown kernel_time_breakdown(const gpu::SimulationResult& result, std::si
   const std::int64_t last_dispatch = last_dispatch_ps(result)[kernel];
   const IntervalSet span = IntervalSet::union_of({{record.start.ps(), record.end.ps()}});
   const IntervalSet placing = IntervalSet::union_of({{record.start.ps(), last_dispatch}});
+  const IntervalSet fixed = fixed_overhead_of({record});
   TimeBreakdown sum_ps;
   for (std::size_t sm = 0; sm < own.size(); ++sm) {
     add_busy(sum_ps, record.time_use_per_sm[sm], own[sm].length_ps());
     const IntervalSet others = span.intersection(all[sm]).difference(own[sm]);
     const IntervalSet idle = span.difference(all[sm]);
     const std::int64_t waiting = idle.intersection(placing).length_ps();
+    const std::int64_t fixed_ps = idle.intersection(fixed).length_ps();
     sum_ps[TimeCause::other_kernels] += static_cast<double>(others.length_ps());
     sum_ps[TimeCause::waiting] += static_cast<double>(waiting);
-    sum_ps[TimeCause::tail] += static_cast<double>(idle.length_ps() - waiting);
+    sum_ps[TimeCause::kernel_fixed] += static_cast<double>(fixed_ps);
+    sum_ps[TimeCause::tail] += static_cast<double>(idle.length_ps() - waiting - fixed_ps);
   }
   return averaged(sum_ps, result.sm_count);
 }
@@ -141,6 +157,7 @@ TimeBreakdown run_time_breakdown(const gpu::SimulationResult& result) {
   const IntervalSet span = IntervalSet::union_of({{result.start().ps(), result.end().ps()}});
   const IntervalSet gaps = span.difference(IntervalSet::union_of(std::move(running)));
   const IntervalSet waiting_for_room = IntervalSet::union_of(std::move(placing)).difference(gaps);
+  const IntervalSet fixed = fixed_overhead_of(result.kernels).difference(gaps);
   TimeBreakdown sum_ps;
   for (std::size_t sm = 0; sm < all.size(); ++sm) {
     gpu::CtaTimeUses uses;
@@ -149,9 +166,11 @@ TimeBreakdown run_time_breakdown(const gpu::SimulationResult& result) {
     const IntervalSet idle = span.difference(all[sm]);
     const std::int64_t gap = idle.intersection(gaps).length_ps();
     const std::int64_t waiting = idle.intersection(waiting_for_room).length_ps();
+    const std::int64_t fixed_ps = idle.intersection(fixed).difference(waiting_for_room).length_ps();
     sum_ps[TimeCause::launch_gap] += static_cast<double>(gap);
     sum_ps[TimeCause::waiting] += static_cast<double>(waiting);
-    sum_ps[TimeCause::tail] += static_cast<double>(idle.length_ps() - gap - waiting);
+    sum_ps[TimeCause::kernel_fixed] += static_cast<double>(fixed_ps);
+    sum_ps[TimeCause::tail] += static_cast<double>(idle.length_ps() - gap - waiting - fixed_ps);
   }
   return averaged(sum_ps, result.sm_count);
 }

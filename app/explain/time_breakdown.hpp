@@ -36,8 +36,9 @@ enum class TimeCause : std::uint8_t {
   waiting,        // idle while the kernel still had CTAs to place
   tail,           // idle with no CTA left to place
   launch_gap,     // no kernel running (a run's breakdown)
+  kernel_fixed,   // the run's once-per-launch start and end cost, after its last CTA
 };
-inline constexpr std::size_t kTimeCauseCount = 15;
+inline constexpr std::size_t kTimeCauseCount = 16;
 
 // A name for JSON keys ("pipeline_fill") and a phrase for people.
 std::string_view time_cause_key(TimeCause cause);

@@ -218,7 +218,8 @@ class GpuRun {
       // empty graph node's ~0.8 us shows.
       const double fixed_s = ++finished_kernels_ == plan_.kernels.size() ? plan_fixed_s() : 0;
       if (fixed_s > 0) {
-        simulator_.schedule_at(simulator_.now() + sim::SimTime::from_seconds(fixed_s),
+        result_.kernels[kernel_index].fixed_overhead = sim::SimTime::from_seconds(fixed_s);
+        simulator_.schedule_at(simulator_.now() + result_.kernels[kernel_index].fixed_overhead,
                                sim::EventPriority::normal,
                                [this, kernel_index] { finish_kernel(kernel_index); });
       } else {

@@ -58,7 +58,11 @@ struct KernelRecord {
   // front end's gap): from here it waits only for room on the SMs.
   sim::SimTime ready;
   sim::SimTime start;  // first CTA dispatched
-  sim::SimTime end;    // last CTA finished
+  sim::SimTime end;    // last CTA finished, plus fixed_overhead
+  // Once per run, after the plan's last kernel's last CTA: what a launch pays
+  // for its start and end beyond its CTAs (KernelLaunch::fixed_overhead_s);
+  // zero for every other kernel.
+  sim::SimTime fixed_overhead;
   std::int64_t cta_count = 0;
   int ctas_per_sm = 0;  // occupancy: resident CTAs one SM can hold
   double flops = 0;     // as issued by its CTAs, padding included
