@@ -54,6 +54,34 @@ config::Loaded<std::vector<WorkloadRun>> run_within_budget(const Study& study,
   return run_study(study, spec, schedules, options);
 }
 
+// Simulates `study` (one workload per row, in order) and pairs each row with
+// its run through `pair(row, run)`.
+template <typename Compared, typename Row, typename Pair>
+config::Loaded<std::vector<Compared>> paired_with_runs(const std::vector<Row>& rows,
+                                                       const Study& study,
+                                                       const hw::HardwareSpec& spec,
+                                                       const GemmScheduleRegistry& schedules,
+                                                       double max_events, Pair pair) {
+  config::Loaded<std::vector<WorkloadRun>> runs =
+      run_within_budget(study, spec, schedules, max_events);
+  config::Loaded<std::vector<Compared>> compared;
+  compared.diagnostics = std::move(runs.diagnostics);
+  if (!runs.ok()) return compared;
+  std::vector<Compared> result;
+  result.reserve(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) result.push_back(pair(rows[i], (*runs.value)[i]));
+  compared.value = std::move(result);
+  return compared;
+}
+
+// One workload per row, as measured.
+template <typename Row>
+Study study_of(const std::vector<Row>& rows) {
+  Study study;
+  for (const Row& row : rows) study.workloads.emplace_back(row.workload);
+  return study;
+}
+
 }  // namespace
 
 Study measured_study(const std::vector<MeasuredGemm>& rows, LibrarySchedule library_schedule) {
@@ -73,60 +101,35 @@ config::Loaded<std::vector<ComparedGemm>> simulate_measured(const std::vector<Me
                                                             const GemmScheduleRegistry& schedules,
                                                             LibrarySchedule library_schedule,
                                                             double max_events) {
-  config::Loaded<std::vector<WorkloadRun>> runs =
-      run_within_budget(measured_study(rows, library_schedule), spec, schedules, max_events);
-  config::Loaded<std::vector<ComparedGemm>> compared;
-  compared.diagnostics = std::move(runs.diagnostics);
-  if (!runs.ok()) return compared;
-  std::vector<ComparedGemm> result;
   // Concrete schedules and `auto` give one run per workload, in order.
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const WorkloadRun& run = (*runs.value)[i];
-    result.push_back({rows[i], run.schedule, run.result.time_us()});
-  }
-  compared.value = std::move(result);
-  return compared;
+  return paired_with_runs<ComparedGemm>(
+      rows, measured_study(rows, library_schedule), spec, schedules, max_events,
+      [](const MeasuredGemm& row, const WorkloadRun& run) {
+        return ComparedGemm{row, run.schedule, run.result.time_us()};
+      });
 }
 
 config::Loaded<std::vector<ComparedAttention>> simulate_measured_attention(
     const std::vector<MeasuredAttention>& rows, const hw::HardwareSpec& spec,
     const GemmScheduleRegistry& schedules, double max_events) {
-  Study study;
-  for (const MeasuredAttention& row : rows) study.workloads.emplace_back(row.workload);
-  config::Loaded<std::vector<WorkloadRun>> runs =
-      run_within_budget(study, spec, schedules, max_events);
-  config::Loaded<std::vector<ComparedAttention>> compared;
-  compared.diagnostics = std::move(runs.diagnostics);
-  if (!runs.ok()) return compared;
-  std::vector<ComparedAttention> result;
   // A concrete variant gives one run per workload, in order.
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const WorkloadRun& run = (*runs.value)[i];
-    result.push_back({rows[i], run.schedule, run.result.time_us(), paged_v2_note(rows[i]),
-                      kernel_class_of(rows[i], spec)});
-  }
-  compared.value = std::move(result);
-  return compared;
+  return paired_with_runs<ComparedAttention>(
+      rows, study_of(rows), spec, schedules, max_events,
+      [&spec](const MeasuredAttention& row, const WorkloadRun& run) {
+        return ComparedAttention{row, run.schedule, run.result.time_us(), paged_v2_note(row),
+                                 kernel_class_of(row, spec)};
+      });
 }
 
 config::Loaded<std::vector<ComparedModel>> simulate_measured_models(
     const std::vector<MeasuredModel>& rows, const hw::HardwareSpec& spec,
     const GemmScheduleRegistry& schedules, double max_events) {
-  Study study;
-  for (const MeasuredModel& row : rows) study.workloads.emplace_back(row.workload);
-  config::Loaded<std::vector<WorkloadRun>> runs =
-      run_within_budget(study, spec, schedules, max_events);
-  config::Loaded<std::vector<ComparedModel>> compared;
-  compared.diagnostics = std::move(runs.diagnostics);
-  if (!runs.ok()) return compared;
-  std::vector<ComparedModel> result;
   // One phase, fused and launch choice: one run per row, in order.
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const WorkloadRun& run = (*runs.value)[i];
-    result.push_back({rows[i], run.schedule, run.result.time_us()});
-  }
-  compared.value = std::move(result);
-  return compared;
+  return paired_with_runs<ComparedModel>(
+      rows, study_of(rows), spec, schedules, max_events,
+      [](const MeasuredModel& row, const WorkloadRun& run) {
+        return ComparedModel{row, run.schedule, run.result.time_us()};
+      });
 }
 
 }  // namespace tilesim::workloads
