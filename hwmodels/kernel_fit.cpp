@@ -2,12 +2,44 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "hwmodels/quantity.hpp"
 
 namespace tilesim::hw {
 
 namespace {
 constexpr int kThreadsPerWarp = 32;
+
+// Registers are granted per warp, rounded up to the allocation unit.
+long cta_registers(int warps, int registers_per_thread, const SmSpec& sm) {
+  const int unit = std::max(sm.register_allocation_unit, 1);
+  const int per_warp = (registers_per_thread * kThreadsPerWarp + unit - 1) / unit * unit;
+  return long(per_warp) * warps;
+}
+}  // namespace
+
+std::string cta_fit_problem(int threads, int registers_per_thread, double shared_memory_bytes,
+                            const SmSpec& sm) {
+  using config::QuantityKind;
+  if (threads > sm.max_threads_per_cta) {
+    return fmt::format("one CTA has {} threads, more than sm.max_threads_per_cta ({})", threads,
+                       sm.max_threads_per_cta);
+  }
+  const int warps = (threads + kThreadsPerWarp - 1) / kThreadsPerWarp;
+  if (const long registers = cta_registers(warps, registers_per_thread, sm);
+      registers > sm.registers) {
+    return fmt::format("one CTA needs {} registers, more than sm.registers ({})", registers,
+                       sm.registers);
+  }
+  if (shared_memory_bytes > sm.shared_memory.per_cta_max_bytes) {
+    return fmt::format(
+        "one CTA needs {} of shared memory, more than sm.shared_memory.per_cta_max "
+        "({})",
+        config::format_quantity(shared_memory_bytes, QuantityKind::size),
+        config::format_quantity(sm.shared_memory.per_cta_max_bytes, QuantityKind::size));
+  }
+  return {};
 }
 
 double pipeline_smem_bytes(const KernelProfile& profile, double element_bytes) {
@@ -31,15 +63,12 @@ std::vector<KernelFitProblem> kernel_fit_problems(const KernelProfile& profile, 
                                     "sm.max_registers_per_thread ({})",
                                     profile.registers_per_thread, sm.max_registers_per_thread)});
   } else if (sm.register_allocation_unit > 0) {
-    // Registers are granted per warp, rounded up to the allocation unit.
-    const int unit = sm.register_allocation_unit;
-    const int per_warp = (profile.registers_per_thread * kThreadsPerWarp + unit - 1) / unit * unit;
-    const long per_cta = long(per_warp) * profile.warps;
+    const long per_cta = cta_registers(profile.warps, profile.registers_per_thread, sm);
     if (per_cta > sm.registers) {
       problems.push_back(
           {"registers_per_thread",
            fmt::format("a CTA needs {} warps x {} = {} registers, more than sm.registers ({})",
-                       profile.warps, per_warp, per_cta, sm.registers)});
+                       profile.warps, per_cta / profile.warps, per_cta, sm.registers)});
     }
   }
   const double smem_bytes = pipeline_smem_bytes(profile, element_bytes);

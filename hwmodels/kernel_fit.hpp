@@ -20,6 +20,11 @@ struct KernelFitProblem {
 // Operands are 16-bit unless the caller knows better.
 double pipeline_smem_bytes(const KernelProfile& profile, double element_bytes = 2);
 
+// What keeps one CTA of this size off an SM (threads, registers, shared
+// memory), with both numbers; empty when it fits.
+std::string cta_fit_problem(int threads, int registers_per_thread, double shared_memory_bytes,
+                            const SmSpec& sm);
+
 // Every limit the profile exceeds; empty when it fits.
 std::vector<KernelFitProblem> kernel_fit_problems(const KernelProfile& profile, const SmSpec& sm,
                                                   double element_bytes = 2);

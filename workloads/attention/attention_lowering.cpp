@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "hwmodels/kernel_fit.hpp"
 #include "workloads/attention/attention_implementations.hpp"
 #include "workloads/attention/decode_packing.hpp"
 #include "workloads/gemm/gemm_kernel_config.hpp"
@@ -83,6 +84,20 @@ config::Loaded<AttentionLowering> lower_attention_variant(const AttentionWorkloa
     return loaded;
   }
   loaded.value = variant->lower(runs, spec, {*profile.value, *gemm.value});
+  // A head size the variant's tile cannot hold (e.g. flash at head_dim 256) is
+  // refused here rather than by the engine.
+  for (const gpu::KernelLaunch& kernel : loaded.value->kernels) {
+    const gpu::CtaFootprint& cta = kernel.footprint;
+    if (const std::string problem = hw::cta_fit_problem(cta.threads, cta.registers_per_thread,
+                                                        cta.shared_memory_bytes, spec.sm);
+        !problem.empty()) {
+      loaded.diagnostics.add(workload.variant_where, workload.name + ".variant",
+                             fmt::format("{} cannot run this workload on {}: kernel {}: {}",
+                                         runs.variant, spec.name, kernel.name, problem));
+      loaded.value.reset();
+      return loaded;
+    }
+  }
   return loaded;
 }
 
