@@ -11,13 +11,16 @@
 #   --build-dir  CMake build directory (default: build-gpu)
 #   --prebuilt   skip configure/build; use tilesim-gemm-check, tilesim-attention-check
 #                (when present) and tilesim-measure from BIN_DIR
-#   --sanitize   also run compute-sanitizer (memcheck, synccheck, racecheck) on small cases
+#   --sanitize   also run compute-sanitizer (memcheck, initcheck, synccheck, racecheck) on the
+#                checkers' small and odd cases: every GEMM schedule and tile variant, every
+#                attention variant (one log per tool and checker)
 #   --sass       also write a per-kernel SASS summary (HMMA, HGMMA, LDSM, TMA, spills)
 #   --ncu        also profile one 4096^3 launch per tile variant with Nsight Compute
 #                (tensor-pipe activity, bank conflicts, L2/DRAM throughput;
 #                --clock-control none: the clocks stay as they are)
 #   --variants   also measure kernels/studies/gemm_tile_variants.yaml per tile variant
 #   --no-check   skip the correctness test
+#   --no-measure measure no study (e.g. with --sanitize alone)
 # TILESIM_STEP_TIMEOUT=SECONDS bounds each check and measurement (e.g. on a leased machine).
 # Exit status: non-zero when the build, the check or a measurement fails.
 set -euo pipefail
@@ -31,6 +34,7 @@ sass=0
 ncu=0
 variants=0
 check=1
+measure=1
 studies=()
 while (($#)); do
   case "$1" in
@@ -42,12 +46,13 @@ while (($#)); do
     --ncu) ncu=1; shift ;;
     --variants) variants=1; shift ;;
     --no-check) check=0; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    --no-measure) measure=0; shift ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     -*) echo "unknown option $1" >&2; exit 2 ;;
     *) studies+=("$1"); shift ;;
   esac
 done
-((${#studies[@]})) || studies=("$repo/kernels/studies/gemm_ref_vs_cublas.yaml")
+((${#studies[@]} || !measure)) || studies=("$repo/kernels/studies/gemm_ref_vs_cublas.yaml")
 mkdir -p "$out_dir"
 export PATH="/usr/local/cuda/bin:$PATH"
 export TILESIM_CONFIG_DIR="${TILESIM_CONFIG_DIR:-$repo/configs}"
@@ -103,27 +108,32 @@ if ((check)); then
 fi
 
 if ((sanitize)); then
-  echo "== compute-sanitizer on small cases"
-  for tool in memcheck synccheck; do
-    "${limit[@]}" compute-sanitizer --tool "$tool" --error-exitcode 9 \
-      "$bin_dir/tilesim-gemm-check" --small >"$out_dir/sanitizer_$tool.log" 2>&1 \
-      && echo "$tool: clean" || {
-      status=1; echo "$tool: FAILED (see $out_dir/sanitizer_$tool.log)"
-      tail -20 "$out_dir/sanitizer_$tool.log"; }
+  echo "== compute-sanitizer on small and odd cases (every GEMM schedule and tile, every attention variant)"
+  # One log per tool and checker; a finding or a hang fails that step alone.
+  sanitize_step() {  # NAME TOOL CHECKER [ARGS...]
+    local name=$1 tool=$2 checker=$3
+    shift 3
+    local log="$out_dir/sanitizer_$name.log"
+    if "${limit[@]}" compute-sanitizer --tool "$tool" --error-exitcode 9 "$bin_dir/$checker" \
+      --small "$@" >"$log" 2>&1; then
+      echo "$name: clean ($(grep -cE '^ *ok ' "$log") cases)"
+    else
+      status=1
+      echo "$name: FAILED (see $log)"
+      tail -20 "$log"
+    fi
+  }
+  for tool in memcheck initcheck synccheck; do
+    sanitize_step "gemm_$tool" "$tool" tilesim-gemm-check
   done
-  # racecheck follows one CTA's shared memory; data-parallel has no inter-CTA waits.
-  "${limit[@]}" compute-sanitizer --tool racecheck --error-exitcode 9 \
-    "$bin_dir/tilesim-gemm-check" --small --schedule data_parallel \
-    >"$out_dir/sanitizer_racecheck.log" 2>&1 && echo "racecheck: clean" || {
-    status=1; echo "racecheck: FAILED (see $out_dir/sanitizer_racecheck.log)"
-    tail -20 "$out_dir/sanitizer_racecheck.log"; }
+  # racecheck per schedule family, so that one family's inter-CTA waits
+  # (split-K and Stream-K fixups) cannot hide another's result.
+  for schedule in data_parallel split_k_serial split_k_parallel stream_k; do
+    sanitize_step "gemm_racecheck_$schedule" racecheck tilesim-gemm-check --schedule "$schedule"
+  done
   if [[ -x "$bin_dir/tilesim-attention-check" ]]; then
-    for tool in memcheck synccheck racecheck; do
-      "${limit[@]}" compute-sanitizer --tool "$tool" --error-exitcode 9 \
-        "$bin_dir/tilesim-attention-check" --small >"$out_dir/sanitizer_attention_$tool.log" 2>&1 \
-        && echo "attention $tool: clean" || {
-        status=1; echo "attention $tool: FAILED (see $out_dir/sanitizer_attention_$tool.log)"
-        tail -20 "$out_dir/sanitizer_attention_$tool.log"; }
+    for tool in memcheck initcheck synccheck racecheck; do
+      sanitize_step "attention_$tool" "$tool" tilesim-attention-check
     done
   fi
 fi

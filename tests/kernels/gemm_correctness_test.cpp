@@ -67,6 +67,10 @@ std::vector<Shape> shapes(bool small) {
          "edges, TMA + wgmma"},
         {200, 264, 72, ElementType::fp16, ElementType::fp32,
          GemmTileVariant::m128n256k64_w12_s4_wgmma, "TMA + wgmma, fp16 -> fp32"},
+        {150, 270, 104, bf16, bf16, GemmTileVariant::m128n128k32_w4_s4, "edges, 4 warps"},
+        {77, 93, 57, bf16, bf16, GemmTileVariant::m128n128k32_w4_s4, "unaligned rows, 4 warps"},
+        {140, 300, 96, bf16, bf16, GemmTileVariant::m128n256k32_w8_s4, "edges, 128x256x32"},
+        {77, 93, 57, bf16, bf16, GemmTileVariant::m256n128k64_w8_s4, "unaligned rows, 256x128x64"},
     };
     return list;
   }

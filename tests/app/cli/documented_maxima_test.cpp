@@ -29,8 +29,9 @@ extern char** environ;
 namespace tilesim {
 namespace {
 
-constexpr double kMaxSeconds = 10;
-constexpr long kMaxResidentKib = 2L << 20;  // 2 GiB
+// The budget of docs/limits.md, scaled in a sanitized build (tests/CMakeLists.txt).
+constexpr double kMaxSeconds = 10.0 * TILESIM_TEST_TIME_SCALE;
+constexpr long kMaxResidentKib = (2L << 20) * TILESIM_TEST_MEMORY_SCALE;  // 2 GiB
 
 // A key of the reference at its maximum, and the input it goes into.
 struct MaxKey {
