@@ -79,7 +79,9 @@ void FluidNetwork::bind(std::uint32_t flow_index) {
     resource.usage = std::max(0.0, resource.usage - demand.amount * flow.rate);
     resource.bound_weight += demand.amount / flow.fair_size;
   }
-  // Sorted vectors: an insert or erase moves the entries after it.
+  // Charged as when the sets were sorted arrays (each insert or erase moved the
+  // entries after it), so that a run's effort, and the budget it is held to,
+  // stay as documented (docs/limits.md).
   simulator_.charge(capped_on_bottleneck_.size() + bound_by_cap_.size());
   capped_on_bottleneck_.erase(flow.level_cap, flow_index);
   bound_by_cap_.insert(flow.level_cap, flow_index);
