@@ -7,7 +7,7 @@
 namespace tilesim::sim {
 
 CapacityPool::CapacityPool(std::vector<std::int64_t> capacity)
-    : capacity_(std::move(capacity)), in_use_(capacity_.size(), 0) {}
+    : capacity_(capacity.begin(), capacity.end()), in_use_(capacity_.size(), 0) {}
 
 bool CapacityPool::fits(const std::vector<std::int64_t>& demand) const {
   return headroom(demand) >= 1;

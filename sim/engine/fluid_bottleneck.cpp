@@ -37,24 +37,24 @@ void FluidNetwork::enter_bottleneck_mode(ResourceId bottleneck, double level) {
     if (flow.frozen_by_resource) {
       bind(index);
     } else if (touches(flow, bottleneck_)) {
-      capped_on_bottleneck_.insert({flow.level_cap, index});
+      capped_on_bottleneck_.insert(flow.level_cap, index);
     }
   }
 }
 
 void FluidNetwork::leave_bottleneck_mode() {
   advance_virtual_clock();
-  const CapSet bound = std::move(bound_by_cap_);
-  simulator_.charge(bound.size() + watched_.size() + capped_on_bottleneck_.size());
-  for (const auto& [cap, index] : bound) {
-    Flow& flow = flows_[index];
+  simulator_.charge(bound_by_cap_.size() + watched_.size() + capped_on_bottleneck_.size());
+  // Each flow is set on its own: the order of the visit does not matter.
+  bound_by_cap_.for_each([this](const auto& entry) {
+    Flow& flow = flows_[entry.second];
     flow.progress_left = std::max(flow.virtual_finish - virtual_now_, 0.0) / flow.fair_size;
     flow.updated_at = simulator_.now();
     flow.rate = level_ / flow.fair_size;
     flow.bound = false;
     flow.generation = 0;  // its virtual entry goes; the recomputation files a real one
     for (const FlowDemand& demand : flow.demands) resources_[demand.resource].bound_weight = 0;
-  }
+  });
   for (ResourceId id : watched_) {
     resources_[id].watched = false;
     resources_[id].bound_weight = 0;
@@ -79,10 +79,12 @@ void FluidNetwork::bind(std::uint32_t flow_index) {
     resource.usage = std::max(0.0, resource.usage - demand.amount * flow.rate);
     resource.bound_weight += demand.amount / flow.fair_size;
   }
-  // Sorted vectors: an insert or erase moves the entries after it.
+  // Charged as when the sets were sorted arrays (each insert or erase moved the
+  // entries after it), so that a run's effort, and the budget it is held to,
+  // stay as documented (docs/limits.md).
   simulator_.charge(capped_on_bottleneck_.size() + bound_by_cap_.size());
-  capped_on_bottleneck_.erase({flow.level_cap, flow_index});
-  bound_by_cap_.insert({flow.level_cap, flow_index});
+  capped_on_bottleneck_.erase(flow.level_cap, flow_index);
+  bound_by_cap_.insert(flow.level_cap, flow_index);
   flow.bound = true;
   flow.rate = 0;
   flow.generation = ++last_generation_;  // retires its entry in completions_
@@ -103,8 +105,8 @@ void FluidNetwork::unbind(std::uint32_t flow_index) {
     resource.bound_weight = std::max(0.0, resource.bound_weight - demand.amount / flow.fair_size);
   }
   simulator_.charge(capped_on_bottleneck_.size() + bound_by_cap_.size());
-  bound_by_cap_.erase({flow.level_cap, flow_index});
-  capped_on_bottleneck_.insert({flow.level_cap, flow_index});
+  bound_by_cap_.erase(flow.level_cap, flow_index);
+  capped_on_bottleneck_.insert(flow.level_cap, flow_index);
   set_capped_rate(flow_index, flow.level_cap / flow.fair_size);
 }
 
@@ -138,7 +140,7 @@ bool FluidNetwork::admit_to_bottleneck(std::uint32_t flow_index) {
   flow.rate = 0;
   if (on_bottleneck) {
     simulator_.charge(capped_on_bottleneck_.size());
-    capped_on_bottleneck_.insert({flow.level_cap, flow_index});
+    capped_on_bottleneck_.insert(flow.level_cap, flow_index);
   }
   if (std::isfinite(progress_cap)) {
     set_capped_rate(flow_index, progress_cap);
@@ -164,12 +166,12 @@ bool FluidNetwork::settle_level() {
       level = -kUncapped;
     }
     if (!capped_on_bottleneck_.empty() &&
-        capped_on_bottleneck_.rbegin()->first > level * (1 + kRelativeSlack)) {
-      bind(capped_on_bottleneck_.rbegin()->second);
+        capped_on_bottleneck_.first().first > level * (1 + kRelativeSlack)) {
+      bind(capped_on_bottleneck_.first().second);
       continue;
     }
-    if (!bound_by_cap_.empty() && bound_by_cap_.begin()->first < level) {
-      unbind(bound_by_cap_.begin()->second);
+    if (!bound_by_cap_.empty() && bound_by_cap_.first().first < level) {
+      unbind(bound_by_cap_.first().second);
       continue;
     }
     if (bound_by_cap_.empty()) {

@@ -412,10 +412,10 @@ void FluidNetwork::finish_flow(std::uint32_t flow_index) {
   }
   if (flow.bound) {
     simulator_.charge(bound_by_cap_.size());
-    bound_by_cap_.erase({flow.level_cap, flow_index});
+    bound_by_cap_.erase(flow.level_cap, flow_index);
   } else if (mode_ == Mode::bottleneck && touches(flow, bottleneck_)) {
     simulator_.charge(capped_on_bottleneck_.size());
-    capped_on_bottleneck_.erase({flow.level_cap, flow_index});
+    capped_on_bottleneck_.erase(flow.level_cap, flow_index);
   }
   for (const FlowDemand& demand : flow.demands) {
     Resource& resource = resources_[demand.resource];

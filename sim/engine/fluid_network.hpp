@@ -30,7 +30,6 @@
 // set, is told for how long each flow was limited by what, so a model above can
 // say where time went.
 
-#include <boost/container/flat_set.hpp>
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <functional>
@@ -38,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/engine/flow_cap_heap.hpp"
 #include "sim/engine/simulator.hpp"
 
 namespace tilesim::sim {
@@ -146,9 +146,6 @@ class FluidNetwork {
                                                     : flow > other.flow;
     }
   };
-  using CapEntry = std::pair<double, std::uint32_t>;  // (level cap, flow)
-  // Sorted in one array: a few hundred flows at most, and no node per insert.
-  using CapSet = boost::container::flat_set<CapEntry>;
 
   void request_update();
   void update_rates();
@@ -197,9 +194,9 @@ class FluidNetwork {
   double level_ = 0;        // fair units per ps
   double virtual_now_ = 0;  // fair units given to each bound flow, as of virtual_at_
   SimTime virtual_at_;
-  std::vector<VirtualCompletion> virtual_completions_;  // a min-heap; stale entries skipped
-  CapSet bound_by_cap_;                                 // bound flows
-  CapSet capped_on_bottleneck_;                         // unbound flows that use it
+  std::vector<VirtualCompletion> virtual_completions_;         // a min-heap; stale entries skipped
+  FlowCapHeap<CapOrder::lowest_first> bound_by_cap_;           // bound flows
+  FlowCapHeap<CapOrder::highest_first> capped_on_bottleneck_;  // unbound flows that use it
   std::vector<ResourceId> watched_;
   // Scratch of a full recomputation.
   std::vector<std::uint32_t> unfrozen_;

@@ -18,7 +18,7 @@ BlockScheduler::BlockScheduler(const hw::SmSpec& sm)
       empty_({sm.max_threads, sm.registers,
               static_cast<std::int64_t>(sm.shared_memory.capacity_bytes), sm.max_ctas}) {
   sms_.assign(sm.count, empty_);
-  slot_taken_.assign(sm.count, std::vector<bool>(sm.max_ctas, false));
+  slot_taken_.assign(static_cast<std::size_t>(sm.count) * sm.max_ctas, false);
 }
 
 CtaDemand BlockScheduler::demand_of(const CtaFootprint& footprint) const {
@@ -85,8 +85,8 @@ std::optional<CtaPlacement> BlockScheduler::place(const CtaDemand& demand) {
   if (best_sm < 0) return std::nullopt;
   sms_[best_sm].acquire(demand);
   refresh_room(best_sm);
-  std::vector<bool>& slots = slot_taken_[best_sm];
-  const auto slot = static_cast<int>(std::find(slots.begin(), slots.end(), false) - slots.begin());
+  const auto slots = slot_taken_.begin() + static_cast<std::ptrdiff_t>(best_sm) * spec_.max_ctas;
+  const auto slot = static_cast<int>(std::find(slots, slots + spec_.max_ctas, false) - slots);
   slots[slot] = true;
   return CtaPlacement{best_sm, slot};
 }
@@ -94,7 +94,7 @@ std::optional<CtaPlacement> BlockScheduler::place(const CtaDemand& demand) {
 void BlockScheduler::release(const CtaPlacement& placement, const CtaDemand& demand) {
   sms_[placement.sm].release(demand);
   refresh_room(placement.sm);
-  slot_taken_[placement.sm][placement.slot] = false;
+  slot_taken_[static_cast<std::size_t>(placement.sm) * spec_.max_ctas + placement.slot] = false;
 }
 
 }  // namespace tilesim::gpu

@@ -38,7 +38,7 @@ class BlockScheduler {
   hw::SmSpec spec_;
   sim::CapacityPool empty_;  // one SM with nothing resident
   std::vector<sim::CapacityPool> sms_;
-  std::vector<std::vector<bool>> slot_taken_;  // per SM, per CTA slot
+  std::vector<bool> slot_taken_;  // sm x max_ctas + slot: one allocation per scheduler
   void use_demand(const CtaDemand& demand) const;
   void refresh_room(int sm);
   void set_room(std::size_t sm, std::int64_t room) const;

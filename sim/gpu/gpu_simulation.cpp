@@ -56,6 +56,10 @@ class GpuRun {
     result_.kernels.resize(plan_.kernels.size());
     for (std::size_t i = 0; i < plan_.kernels.size(); ++i) init_kernel(i, timings[i]);
     link_dependencies();
+    // Every CTA leaves a record: reserved once, not moved as the run grows.
+    std::int64_t total_ctas = 0;
+    for (const KernelLaunch& launch : plan_.kernels) total_ctas += launch.cta_count;
+    result_.ctas.reserve(static_cast<std::size_t>(total_ctas));
     for (std::size_t i = 0; i < plan_.kernels.size(); ++i) {
       simulator_.schedule_at(timings[i].arrival, sim::EventPriority::normal,
                              [this, i] { kernel_arrived(i); });
