@@ -22,6 +22,19 @@ enum class AttentionDecode {
   split_kv,    // GQA group packed into one tile, KV split by FA2's num_splits_heuristic + combine
 };
 
+// In which order a causal flash kernel's CTAs take their query blocks.
+enum class CausalBlockOrder {
+  ascending,       // block m of head h at index m + h x blocks: lightest first (FA2's grid)
+  heaviest_first,  // per group of 8 heads, every head's last block, then its second-to-last, ...
+};
+
+// How an unfused path launches its GEMMs and softmax.
+enum class UnfusedLaunches {
+  batched,       // one batched GEMM (and one softmax) over every sequence and head
+  per_sequence,  // per sequence: a strided-batched GEMM per query head of a GQA group
+                 // (over the KV heads) for Q K^T, one softmax, the same for P V
+};
+
 // How an unfused path applies the causal mask.
 enum class UnfusedMask {
   in_softmax,     // the softmax kernel selects -inf for masked scores (no extra pass)
@@ -47,15 +60,21 @@ struct AttentionProfile {
   int registers_per_thread = 255;
   bool softmax_overlap = false;  // softmax hidden under the GEMMs (FA3 ping-pong)
   double cta_overhead_s = 0;     // fixed time per CTA: prologue, Q load issue, epilogue
+  CausalBlockOrder causal_order = CausalBlockOrder::ascending;
   AttentionDecode decode = AttentionDecode::as_written;
 
   // Unfused class.
   std::string gemm_kernel = "library";  // GEMM profile of the QK^T and PV GEMMs
+  UnfusedLaunches launches = UnfusedLaunches::batched;
   UnfusedMask mask = UnfusedMask::in_softmax;
   bool safe_softmax_passes = false;  // isneginf, all-reduce and where passes after the softmax
   bool gqa_kv_copy = false;          // K and V copied to every query head before the GEMMs
   double softmax_exps_per_score = 1;
   double softmax_instructions_per_score = 4;
+  // When > 0, the softmax runs a CTA per row of S: each row waits for its
+  // first read, this cross-thread reduction of its max and sum (SM clock
+  // cycles) and its second read, one after another.
+  double softmax_row_reduction_cycles = 0;
   // Rows of at most this many keys run a warp-per-row softmax at its own cost
   // (PyTorch's softmax_warp_forward); 0: one softmax kernel for every length.
   int warp_softmax_max_keys = 0;

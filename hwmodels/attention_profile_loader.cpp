@@ -106,6 +106,16 @@ config::Schema<AttentionProfile> attention_profile_schema() {
             .describe("fused: fixed time of each CTA beyond its blocks: prologue, pipeline "
                       "start, epilogue."),
         into(&P::cta_overhead_s));
+  s.add(Param::choice("causal_order", {"ascending", "heaviest_first"})
+            .default_to("ascending")
+            .describe("fused: the order in which a causal kernel's CTAs take their query "
+                      "blocks: ascending within each head (the lightest first, FlashAttention-2's "
+                      "grid), or per group of 8 heads every head's last block first, then the "
+                      "second-to-last, ... (longest first; our kernels' flash_block_order.cuh)."),
+        [](P& profile, const Value& value) {
+          profile.causal_order = value.text == "heaviest_first" ? CausalBlockOrder::heaviest_first
+                                                                : CausalBlockOrder::ascending;
+        });
   s.add(Param::choice("decode", {"as_written", "split_kv"})
             .default_to("as_written")
             .describe("fused: what runs for a decode step (q_len <= 16) written as `flash`: the "
@@ -120,6 +130,16 @@ config::Schema<AttentionProfile> attention_profile_schema() {
             .default_to("library")
             .describe("unfused: the hardware's GEMM kernel profile the two GEMMs run with."),
         into(&P::gemm_kernel));
+  s.add(Param::choice("launches", {"batched", "per_sequence"})
+            .default_to("batched")
+            .describe("unfused: one batched GEMM and one softmax kernel over every sequence and "
+                      "head, or per sequence a strided-batched GEMM per query head of a GQA "
+                      "group (over the KV heads) for Q K^T and for P V around one softmax kernel "
+                      "(our kernels/attention/unfused_attention.cu)."),
+        [](P& profile, const Value& value) {
+          profile.launches = value.text == "per_sequence" ? UnfusedLaunches::per_sequence
+                                                          : UnfusedLaunches::batched;
+        });
   s.add(Param::choice("mask", {"in_softmax", "additive_pass"})
             .default_to("in_softmax")
             .describe("unfused: the causal mask selected inside the softmax kernel, or added "
@@ -150,6 +170,14 @@ config::Schema<AttentionProfile> attention_profile_schema() {
             .by_gpu()
             .describe("unfused: CUDA-core instructions per score of the softmax kernel."),
         into(&P::softmax_instructions_per_score));
+  s.add(Param::number("softmax_row_reduction_cycles")
+            .range(0, 1e6)
+            .default_to("0")
+            .describe("unfused: when > 0, the softmax runs a CTA per row of S, and each row "
+                      "waits for its first read, this many SM clock cycles of cross-thread "
+                      "reduction (max and sum) and its second read, in turn; 0: CTAs of row "
+                      "blocks whose loads overlap."),
+        into(&P::softmax_row_reduction_cycles));
   s.add(Param::integer("warp_softmax_max_keys")
             .range(0, 1 << 20)
             .default_to("0")

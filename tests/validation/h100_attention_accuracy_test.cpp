@@ -70,23 +70,30 @@ void expect_ratios_within(const report::ComparisonSummary& summary, double limit
   }
 }
 
-// PyTorch SDPA's four backends (57 rows), today on h100_sxm.measured.
+// PyTorch SDPA's four backends (57 rows), today on h100_sxm.measured. These
+// rows were read while the model was built: they are "seen", no longer a
+// held-out set (kernels/studies/attention_validation_2.yaml is the next one).
 constexpr int kMinSdpaCases = 57;
-constexpr double kMaxSdpaFlashMapePercent = 24;          // today 22.8; target 15 (not met)
-constexpr double kMaxSdpaCudnnMapePercent = 8;           // today 7.1; target 15
-constexpr double kMaxSdpaEfficientMapePercent = 12;      // today 10.7; no target
-constexpr double kMaxSdpaMathMapePercent = 10;           // today 9.2; target 15 (unfused)
-constexpr double kMaxSdpaCaseErrorPercent = 96;          // today 93.4 (sdpa_flash p512 b16)
-constexpr double kMinSdpaPearsonLogR = 0.99;             // today 0.995, all rows
-constexpr double kMaxSdpaFusedUnfusedErrorPercent = 54;  // today 52.1; target 15 on every shape
+constexpr double kMaxSdpaFlashMapePercent = 18.6;      // today 18.1 (was 22.8); target 15 (not met)
+constexpr double kMaxSdpaCudnnMapePercent = 7.6;       // today 7.1; target 15
+constexpr double kMaxSdpaEfficientMapePercent = 11.2;  // today 10.7; no target
+constexpr double kMaxSdpaMathMapePercent = 9.6;        // today 9.1; target 15 (unfused)
+constexpr double kMaxSdpaCaseErrorPercent = 37.5;      // today 37.0 (sdpa_flash p512 b16; was 93.4)
+constexpr double kMinSdpaPearsonLogR = 0.995;          // today 0.997, all rows
+// Today 47.5 (FA2 p512 causal, was 52.1): without the fitted 33.5 us per CTA the
+// FA2 causal rows are ~20% fast, so math / FA2 comes out high; 6 of 16 shapes
+// within 15% (was 8). Target 15 on every shape.
+constexpr double kMaxSdpaFusedUnfusedErrorPercent = 48;
 
 // Our own kernels (64 rows).
 constexpr int kMinOwnCases = 64;
-constexpr double kMaxOwnPrefillMapePercent = 19;        // today 17.5
-constexpr double kMaxOwnMapePercent = 27;               // today 25.3; target 10 (not met)
-constexpr double kMaxOwnCaseErrorPercent = 470;         // today 457.7 (paged_v2 MQA); target 25
-constexpr double kMaxOwnFusedUnfusedErrorPercent = 66;  // today 63.4; target 15 on every shape
-constexpr double kMinOwnDecodeTop1Share = 0.8;          // today 9 of 11 (0.82); target 0.85
+constexpr double kMaxOwnPrefillMapePercent = 13.9;  // today 13.4 (was 17.3)
+constexpr double kMaxOwnMapePercent = 12.3;         // today 11.8 (was 25.2); target 10 (not met)
+constexpr double kMaxOwnCaseErrorPercent = 35.2;  // today 34.7 (paged_v2 MQA; was 457.7); target 25
+// Today 37.5 (fp16 d64 2k b8, was 63.2); 4 of 7 shapes within 15%, as before,
+// but the worst moved from -63% to within 6% (p512 b16). Target 15 on every shape.
+constexpr double kMaxOwnFusedUnfusedErrorPercent = 38;
+constexpr double kMinOwnDecodeTop1Share = 0.9;  // today 10 of 11 (0.91, was 0.82); target 0.85
 
 TEST(H100AttentionAccuracy, SdpaBackends) {
   const report::ComparedRows rows = compare_file(kSdpaMeasured);

@@ -19,7 +19,7 @@ std::vector<AttentionImplementation> attention_implementations() {
        false},
       {"tilesim_ref",
        {"tilesim_ref_mma_sync"},
-       "unfused_cublas_softmax",
+       "tilesim_ref_unfused",
        "our mma.sync reference kernels (kernels/attention/)",
        "tilesim_ref",
        all_variants,

@@ -33,13 +33,15 @@ class BatchedGemmPrograms final : public gpu::CtaProgramSource {
     const std::int64_t local = cta_index - first_cta_[sequence];
     const std::int64_t head = local / ctas_per_head_[sequence];
     const GemmProblem& problem = gemm_.problems[sequence];
-    const auto seq = static_cast<std::int64_t>(sequence);
+    const std::int64_t seq = gemm_.first_sequence + static_cast<std::int64_t>(sequence);
+    const std::int64_t a_heads =
+        gemm_.a_heads_per_sequence > 0 ? gemm_.a_heads_per_sequence : gemm_.heads;
+    const std::int64_t a_matrix = seq * a_heads + gemm_.a_head_offset + head * gemm_.a_head_stride;
     auto fusion = std::make_shared<GemmFusion>();
-    fusion->tensors.a = attention_tensor_id(gemm_.a, seq * gemm_.heads + head);
+    fusion->tensors.a = attention_tensor_id(gemm_.a, a_matrix);
     fusion->tensors.b = attention_tensor_id(
         gemm_.b, seq * (gemm_.heads / gemm_.group_size) + head / gemm_.group_size);
-    fusion->tensors.workspace =
-        attention_tensor_id(AttentionArray::partial, seq * gemm_.heads + head);
+    fusion->tensors.workspace = attention_tensor_id(AttentionArray::partial, a_matrix);
     const GemmCtaProgramBuilder builder(problem, gemm_.kernel, std::move(fusion));
     gpu::CtaProgram program;
     const std::optional<TileCoord> tile =

@@ -24,6 +24,13 @@ struct BatchedGemm {
   std::int64_t group_size = 1;        // heads per B matrix
   AttentionArray a = AttentionArray::query;
   AttentionArray b = AttentionArray::key;
+  // A call covering part of the workload (our unfused path: one sequence, one
+  // query head of each GQA group): its first sequence, and GEMM h's A matrix
+  // is head a_head_offset + h x a_head_stride of a_heads_per_sequence (0: heads).
+  std::int64_t first_sequence = 0;
+  std::int64_t a_heads_per_sequence = 0;
+  std::int64_t a_head_stride = 1;
+  std::int64_t a_head_offset = 0;
 };
 
 gpu::KernelLaunch batched_gemm_kernel(const BatchedGemm& gemm);

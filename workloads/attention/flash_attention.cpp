@@ -1,5 +1,8 @@
 #include "workloads/attention/flash_attention.hpp"
 
+#include <algorithm>
+#include <utility>
+
 #include "workloads/attention/attention_kernel_launch.hpp"
 #include "workloads/attention/flash_cta_program.hpp"
 
@@ -12,17 +15,18 @@ class FlashPrograms final : public gpu::CtaProgramSource {
                 const hw::AttentionProfile& profile)
       : shape_(shape),
         builder_(tile, key_chunk_blocks(shape, tile.key_rows), spec, profile),
-        query_blocks_((shape.q_len + tile.query_rows - 1) / tile.query_rows) {}
+        query_blocks_((shape.q_len + tile.query_rows - 1) / tile.query_rows),
+        order_(profile.causal_order) {}
 
   std::int64_t cta_count() const {
     return query_blocks_ * shape_.heads * static_cast<std::int64_t>(shape_.kv_lens.size());
   }
 
   gpu::CtaProgram program(std::int64_t cta_index) const override {
-    const std::int64_t query_block = cta_index % query_blocks_;
-    const std::int64_t query_matrix = cta_index / query_blocks_;  // sequence x heads + head
-    const std::int64_t sequence = query_matrix / shape_.heads;
-    const std::int64_t head = query_matrix % shape_.heads;
+    const std::int64_t per_sequence = query_blocks_ * shape_.heads;
+    const std::int64_t sequence = cta_index / per_sequence;
+    const auto [query_block, head] = block_of(cta_index % per_sequence);
+    const std::int64_t query_matrix = sequence * shape_.heads + head;
     const std::int64_t kv_len = shape_.kv_lens[static_cast<std::size_t>(sequence)];
     const std::int64_t first_row = query_block * builder_.tile().query_rows;
     const std::int64_t rows =
@@ -43,9 +47,27 @@ class FlashPrograms final : public gpu::CtaProgramSource {
   }
 
  private:
+  // (query block, head) of a CTA's index within its sequence (kernels/attention/
+  // flash_block_order.cuh for the heaviest-first order).
+  std::pair<std::int64_t, std::int64_t> block_of(std::int64_t linear) const {
+    if (!shape_.causal || order_ == hw::CausalBlockOrder::ascending) {
+      return {linear % query_blocks_, linear / query_blocks_};
+    }
+    const std::int64_t group = linear / (kHeadGroup * query_blocks_);
+    const std::int64_t in_group = linear % (kHeadGroup * query_blocks_);
+    const std::int64_t group_heads = std::min(kHeadGroup, shape_.heads - group * kHeadGroup);
+    return {query_blocks_ - 1 - in_group / group_heads,
+            group * kHeadGroup + in_group % group_heads};
+  }
+
+  // Heads whose blocks a heaviest-first grid interleaves (kHeadGroup): the
+  // K and V that CTAs running together read stay a few heads' worth.
+  static constexpr std::int64_t kHeadGroup = 8;
+
   AttentionShape shape_;
   FlashCtaProgramBuilder builder_;
   std::int64_t query_blocks_;
+  hw::CausalBlockOrder order_;
 };
 
 }  // namespace

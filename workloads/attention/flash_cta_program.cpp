@@ -31,6 +31,12 @@ FlashCtaProgramBuilder::FlashCtaProgramBuilder(FlashTile tile, std::int64_t chun
       chunk_blocks_(std::max<std::int64_t>(1, chunk_blocks)),
       rates_{spec.sm_mma_flops_per_s(tile.dtype) * profile.tensor_efficiency, spec.sm.sfu_ops_per_s,
              spec.sm.fp32_flops_per_s},
+      // A CTA that streams no faster than its loop turns has, by Little's law,
+      // that rate times an HBM round trip in flight.
+      kv_bytes_in_flight_(tile.max_stream_bytes_per_s > 0
+                              ? std::min(tile.kv_bytes_in_flight(),
+                                         tile.max_stream_bytes_per_s * spec.hbm.latency_s)
+                              : tile.kv_bytes_in_flight()),
       softmax_overlap_(profile.softmax_overlap),
       cta_overhead_s_(profile.cta_overhead_s) {}
 
@@ -126,7 +132,7 @@ void FlashCtaProgramBuilder::add_chunk(gpu::CtaProgram& program, std::uint16_t s
            part_end},
       };
     }
-    step.bytes_in_flight = tile_.kv_bytes_in_flight();
+    step.bytes_in_flight = kv_bytes_in_flight_;
     step.segment = segment;
   }
   if (first) {

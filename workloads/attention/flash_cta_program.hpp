@@ -79,6 +79,7 @@ class FlashCtaProgramBuilder {
   FlashTile tile_;
   std::int64_t chunk_blocks_;
   UnitRates rates_;
+  double kv_bytes_in_flight_;
   bool softmax_overlap_;
   double cta_overhead_s_;
 };

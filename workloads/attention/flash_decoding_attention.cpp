@@ -6,10 +6,10 @@
 #include <cmath>
 #include <vector>
 
+#include "sim/gpu/block_scheduler.hpp"
 #include "workloads/attention/attention_kernel_launch.hpp"
 #include "workloads/attention/decode_packing.hpp"
-#include "workloads/attention/flash_cta_program.hpp"
-#include "workloads/attention/split_kv_combine_kernel.hpp"
+#include "workloads/attention/split_kv_decode.hpp"
 
 namespace tilesim::workloads {
 namespace {
@@ -49,52 +49,6 @@ int split_heuristic(std::int64_t ctas, int sm_count, std::int64_t key_blocks) {
   return 1;
 }
 
-class SplitKvPrograms final : public gpu::CtaProgramSource {
- public:
-  SplitKvPrograms(const AttentionShape& shape, FlashTile tile, int splits,
-                  const hw::HardwareSpec& spec, const hw::AttentionProfile& profile)
-      : shape_(shape),
-        builder_(tile, key_chunk_blocks(shape, tile.key_rows), spec, profile),
-        splits_(splits),
-        blocks_per_split_(ceil_div(ceil_div(longest_kv_len(shape), tile.key_rows), splits)) {}
-
-  std::int64_t cta_count() const {
-    return splits_ * shape_.kv_heads * static_cast<std::int64_t>(shape_.kv_lens.size());
-  }
-
-  gpu::CtaProgram program(std::int64_t cta_index) const override {
-    const std::int64_t split = cta_index % splits_;
-    const std::int64_t matrix = cta_index / splits_;  // sequence x kv_heads + KV head
-    const std::int64_t kv_len = shape_.kv_lens[static_cast<std::size_t>(matrix / shape_.kv_heads)];
-    const std::int64_t block_keys = builder_.tile().key_rows;
-    FlashWorkItem item;
-    item.kv_matrix = matrix;
-    item.query_matrix = matrix;
-    item.rows = packed_query_rows(shape_);
-    item.key_begin = std::min(kv_len, split * blocks_per_split_ * block_keys);
-    item.key_end = std::min(kv_len, (split + 1) * blocks_per_split_ * block_keys);
-    item.unmasked_end = shape_.visible_keys(kv_len, 0);
-
-    gpu::CtaProgram program;
-    const std::uint16_t segment = builder_.begin_segment(program, item);
-    builder_.add_main_loop(program, segment, item, true);
-    if (splits_ == 1) {
-      builder_.add_output_store(program, segment, item);
-    } else {
-      // An empty split still writes a zero partial with a log-sum-exp of -inf.
-      builder_.add_partial_store(program, segment, item, static_cast<std::uint32_t>(split),
-                                 std::nullopt);
-    }
-    return program;
-  }
-
- private:
-  AttentionShape shape_;
-  FlashCtaProgramBuilder builder_;
-  std::int64_t splits_;
-  std::int64_t blocks_per_split_;
-};
-
 }  // namespace
 
 int FlashDecodingAttention::splits_for(const AttentionWorkload& workload,
@@ -115,25 +69,26 @@ AttentionLowering FlashDecodingAttention::lower(const AttentionWorkload& workloa
                                                 const hw::HardwareSpec& spec,
                                                 const AttentionKernel& kernel) const {
   const AttentionShape& shape = workload.shape;
-  const FlashTile tile = decode_tile(shape);
-  const int splits = splits_for(workload, spec);
-  auto programs = std::make_shared<SplitKvPrograms>(shape, tile, splits, spec, kernel.profile);
-  AttentionLowering lowering;
-  lowering.kernels.push_back(attention_kernel_launch(workload.name + ".flash_fwd_splitkv",
-                                                     programs->cta_count(), tile.footprint(),
-                                                     kernel.profile.tensor_efficiency, programs));
-  if (splits > 1) {
-    SplitKvCombine combine;
-    combine.name = workload.name + ".splitkv_combine";
-    combine.matrices_per_sequence = shape.kv_heads;
-    combine.partials.assign(shape.kv_lens.size(), splits);
-    combine.rows = packed_query_rows(shape);
-    combine.head_dim = shape.head_dim;
-    combine.partial_bytes_per_row = flash_partial_bytes(tile, 1);
-    combine.dtype = shape.dtype;
-    lowering.kernels.push_back(split_kv_combine_kernel(combine));
+  const FlashTile tile = decode_flash_tile(kernel.profile, shape);
+  SplitKvPlan plan;
+  if (kernel.profile.decode == hw::AttentionDecode::as_written) {
+    // Our kernel (kernels/attention/decode/decode_plan.cu): `splits: 0` fills
+    // one wave of resident CTAs, floor(SMs x CTAs per SM / (batch x KV heads));
+    // any count is evened to whole blocks per split.
+    const std::int64_t pairs = static_cast<std::int64_t>(shape.kv_lens.size()) * shape.kv_heads;
+    const std::int64_t resident =
+        std::int64_t{spec.sm.count} * gpu::BlockScheduler(spec.sm).ctas_per_sm(tile.footprint());
+    const std::int64_t splits = workload.splits ? std::int64_t{*workload.splits}
+                                                : std::max<std::int64_t>(1, resident / pairs);
+    plan = even_split_kv_plan(shape, tile, splits);
+  } else {
+    plan.splits = splits_for(workload, spec);
+    plan.blocks_per_split = ceil_div(ceil_div(longest_kv_len(shape), tile.key_rows), plan.splits);
   }
-  lowering.description = fmt::format("flash_decoding:splits={}", splits);
+  AttentionLowering lowering;
+  lowering.kernels =
+      split_kv_decode_kernels(workload, spec, kernel, tile, plan, "flash_fwd_splitkv");
+  lowering.description = fmt::format("flash_decoding:splits={}", plan.splits);
   return lowering;
 }
 

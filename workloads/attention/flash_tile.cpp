@@ -8,6 +8,31 @@ constexpr int kThreadsPerWarp = 32;
 // Decode tiles keep fewer accumulators per thread than prefill's 128-row tile
 // (estimate from FlashAttention-2's split-KV kernel).
 constexpr int kDecodeRegistersPerThread = 168;
+
+// Our decode CTA (kernels/attention/decode/decode_tile_config.cuh).
+constexpr int kOwnDecodeRowTileRows = 16;  // kRows = 16 x kRowTiles
+constexpr int kOwnDecodeBlockKeys = 64;    // kBlockKeys
+constexpr int kOwnDecodeStages = 4;        // kStages
+constexpr int kOwnDecodeWarps = 4;         // kWarps
+// ptxas: 114 to 246 registers for 1 to 4 row tiles (decode/NOTES.md); the
+// largest, which still fits two CTAs per SM at head_dim 64.
+constexpr int kOwnDecodeRegistersPerThread = 246;
+// Merge rows padded by 8 floats (kMergeRowFloats).
+constexpr int kOwnDecodeMergePadFloats = 8;
+// Microbenchmarks of the decode CTA alone on its SM (decode/NOTES.md,
+// "Experiments", run 2, head_dim 128, one row tile, 8 CTAs x 1024 blocks):
+// its loads alone stream 58.7 GB/s (571 us for 32 MiB per CTA: the LDGSTS
+// issue of 4 warps on one head's 256-byte rows), and its compute alone costs
+// 0.448 us per 64-key block (459 us / 1024: 32 dependent HMMAs, the softmax
+// shuffles and two barriers per warp). The two run in turn, not overlapped.
+constexpr double kOwnDecodeLoadIssueBytesPerS = 58.7e9;
+constexpr double kOwnDecodeBlockChainS = 0.448e-6;
+constexpr int kMicrobenchHeadDim = 128;
+
+int own_decode_row_tiles(std::int64_t packed_rows) {
+  const auto tiles = (packed_rows + kOwnDecodeRowTileRows - 1) / kOwnDecodeRowTileRows;
+  return tiles <= 1 ? 1 : (tiles <= 2 ? 2 : 4);
+}
 }  // namespace
 
 double FlashTile::kv_block_bytes() const {
@@ -18,10 +43,11 @@ double FlashTile::kv_bytes_in_flight() const {
   return kv_block_bytes() * std::max(1, stages - 1);
 }
 
-// Q and `stages` K and V blocks in shared memory.
+// Q and `stages` K and V blocks in shared memory, unless the kernel's own count is known.
 gpu::CtaFootprint FlashTile::footprint() const {
-  const double bytes =
-      (query_rows + 2.0 * stages * key_rows) * head_dim * hw::bytes_per_element(dtype);
+  const double bytes = shared_bytes > 0 ? shared_bytes
+                                        : (query_rows + 2.0 * stages * key_rows) * head_dim *
+                                              hw::bytes_per_element(dtype);
   return {warps * kThreadsPerWarp, registers_per_thread, bytes};
 }
 
@@ -45,6 +71,39 @@ FlashTile decode_flash_tile(int head_dim, hw::DataType dtype) {
   tile.head_dim = head_dim;
   tile.dtype = dtype;
   return tile;
+}
+
+FlashTile own_decode_flash_tile(const AttentionShape& shape, double page_lookup_s) {
+  const int row_tiles = own_decode_row_tiles(shape.group_size() * shape.q_len);
+  FlashTile tile;
+  tile.query_rows = kOwnDecodeRowTileRows * row_tiles;
+  tile.key_rows = kOwnDecodeBlockKeys;
+  tile.warps = kOwnDecodeWarps;
+  tile.stages = kOwnDecodeStages;
+  tile.registers_per_thread = kOwnDecodeRegistersPerThread;
+  tile.head_dim = static_cast<int>(shape.head_dim);
+  tile.dtype = shape.dtype;
+  // kSharedBytes: the stages, a 16-row fp32 O per warp for the merge, and the
+  // row state (max and sum per warp row, five floats per packed row).
+  const double merge_bytes =
+      kOwnDecodeWarps * kOwnDecodeRowTileRows * (tile.head_dim + kOwnDecodeMergePadFloats) * 4.0;
+  const double row_state_bytes =
+      (2.0 * kOwnDecodeWarps * kOwnDecodeRowTileRows + 5.0 * tile.query_rows) * 4;
+  tile.shared_bytes = tile.stages * tile.kv_block_bytes() + merge_bytes + row_state_bytes;
+  // One block per turn of the loop: its loads issued, then its compute chain.
+  // Both scale with head_dim (bytes, and the k16 steps of the dependent Q K^T
+  // chain); more row tiles give each warp more independent HMMAs, not a longer
+  // chain. Measured at d 128, one row tile.
+  const double scale = static_cast<double>(tile.head_dim) / kMicrobenchHeadDim;
+  const double turn_s = page_lookup_s + tile.kv_block_bytes() / kOwnDecodeLoadIssueBytesPerS +
+                        kOwnDecodeBlockChainS * scale;
+  tile.max_stream_bytes_per_s = tile.kv_block_bytes() / turn_s;
+  return tile;
+}
+
+FlashTile decode_flash_tile(const hw::AttentionProfile& profile, const AttentionShape& shape) {
+  if (profile.decode == hw::AttentionDecode::as_written) return own_decode_flash_tile(shape, 0);
+  return decode_flash_tile(static_cast<int>(shape.head_dim), shape.dtype);
 }
 
 }  // namespace tilesim::workloads

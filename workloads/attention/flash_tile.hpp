@@ -7,6 +7,7 @@
 #include "hwmodels/attention_profile.hpp"
 #include "hwmodels/data_type.hpp"
 #include "sim/gpu/kernel_plan.hpp"
+#include "workloads/attention/attention_workload.hpp"
 
 namespace tilesim::workloads {
 
@@ -18,6 +19,15 @@ struct FlashTile {
   int stages = 1;  // K/V blocks in shared memory
   int registers_per_thread = 255;
   hw::DataType dtype = hw::DataType::bf16;
+  // When > 0, the shared memory the kernel allocates (our decode CTA: the K/V
+  // stages and its cross-warp merge buffers; Q stays in registers); else Q
+  // and the K/V stages.
+  double shared_bytes = 0;
+  // When > 0, the most K and V bytes per second one CTA streams: its warps
+  // issue a block's loads and run the block's dependent compute chain in
+  // turn, so a CTA alone on its SM cannot keep its stages full (our decode
+  // CTA, kernels/attention/decode/NOTES.md).
+  double max_stream_bytes_per_s = 0;
 
   double kv_block_bytes() const;  // one K block plus one V block
   // K and V bytes a CTA has in flight: the blocks ahead of the one in use
@@ -31,5 +41,15 @@ FlashTile flash_tile(const hw::AttentionProfile& profile, int head_dim, hw::Data
 // Split-KV decode (run_mha_fwd_splitkv_dispatch): 64 query rows; 256 keys for
 // head_dim <= 64, 128 up to 128, else 64; 4 warps.
 FlashTile decode_flash_tile(int head_dim, hw::DataType dtype);
+// Our decode CTA (kernels/attention/decode/decode_tile_config.cuh), which every
+// decode variant of `kernel: tilesim_ref` runs: the packed GQA rows in 16-row
+// mma tiles (1, 2 or 4), 64-key blocks through 4 cp.async stages, 4 warps.
+// `page_lookup_s`: what each block waits before its copies can be issued (the
+// paged kernels load the block table's page numbers first: an L2 hit), 0 for
+// a contiguous cache.
+FlashTile own_decode_flash_tile(const AttentionShape& shape, double page_lookup_s);
+// The decode tile of an implementation: ours when the profile runs the variant
+// as written (our kernels), else FlashAttention-2's split-KV tile.
+FlashTile decode_flash_tile(const hw::AttentionProfile& profile, const AttentionShape& shape);
 
 }  // namespace tilesim::workloads

@@ -5,6 +5,7 @@
 #include "workloads/attention/attention_kernel_launch.hpp"
 #include "workloads/attention/paged_cta_program.hpp"
 #include "workloads/attention/paged_decode_limits.hpp"
+#include "workloads/attention/split_kv_decode.hpp"
 
 namespace tilesim::workloads {
 namespace {
@@ -58,15 +59,23 @@ std::string PagedAttentionV1::unsupported_reason(const AttentionWorkload& worklo
 
 AttentionLowering PagedAttentionV1::lower(const AttentionWorkload& workload,
                                           const hw::HardwareSpec& spec,
-                                          const AttentionKernel& /*kernel*/) const {
+                                          const AttentionKernel& kernel) const {
   const AttentionShape& shape = workload.shape;
+  AttentionLowering lowering;
+  lowering.description = fmt::format("paged_v1:page_size={}", shape.page_size);
+  if (kernel.profile.decode == hw::AttentionDecode::as_written) {
+    // Ours (kernels/attention/decode/paged_attention_v1.cu): the decode CTA,
+    // one per (sequence, KV head), K/V rows through the block table.
+    const FlashTile tile = own_decode_flash_tile(shape, spec.l2.latency_s);
+    lowering.kernels = split_kv_decode_kernels(
+        workload, spec, kernel, tile, even_split_kv_plan(shape, tile, 1), "paged_attention_v1");
+    return lowering;
+  }
   auto programs = std::make_shared<PagedV1Programs>(shape, spec);
   const std::int64_t ctas = shape.heads * static_cast<std::int64_t>(shape.kv_lens.size());
-  AttentionLowering lowering;
   lowering.kernels.push_back(attention_kernel_launch(workload.name + ".paged_attention_v1", ctas,
                                                      paged_footprint(logits_smem_bytes(shape)), 1.0,
                                                      programs));
-  lowering.description = fmt::format("paged_v1:page_size={}", shape.page_size);
   return lowering;
 }
 

@@ -6,6 +6,7 @@
 #include "workloads/attention/paged_cta_program.hpp"
 #include "workloads/attention/paged_decode_limits.hpp"
 #include "workloads/attention/split_kv_combine_kernel.hpp"
+#include "workloads/attention/split_kv_decode.hpp"
 
 namespace tilesim::workloads {
 namespace {
@@ -55,8 +56,22 @@ std::string PagedAttentionV2::unsupported_reason(const AttentionWorkload& worklo
 
 AttentionLowering PagedAttentionV2::lower(const AttentionWorkload& workload,
                                           const hw::HardwareSpec& spec,
-                                          const AttentionKernel& /*kernel*/) const {
+                                          const AttentionKernel& kernel) const {
   const AttentionShape& shape = workload.shape;
+  if (kernel.profile.decode == hw::AttentionDecode::as_written) {
+    // Ours (kernels/attention/decode/paged_attention_v2.cu): the decode CTA per
+    // (512-key partition, KV head, sequence), then the combine, always.
+    const FlashTile tile = own_decode_flash_tile(shape, spec.l2.latency_s);
+    SplitKvPlan plan;
+    plan.blocks_per_split = kPartitionKeys / tile.key_rows;
+    plan.splits = partitions(longest_kv_len(shape));
+    plan.always_combine = true;
+    AttentionLowering lowering;
+    lowering.kernels =
+        split_kv_decode_kernels(workload, spec, kernel, tile, plan, "paged_attention_v2");
+    lowering.description = fmt::format("paged_v2:page_size={}", shape.page_size);
+    return lowering;
+  }
   const auto sequences = static_cast<std::int64_t>(shape.kv_lens.size());
   auto programs = std::make_shared<PagedV2Programs>(shape, spec);
   const double smem =

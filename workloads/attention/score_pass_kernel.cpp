@@ -47,11 +47,13 @@ class ScorePassPrograms final : public gpu::CtaProgramSource {
     first_cta_.push_back(0);
     const double element_bytes = hw::bytes_per_element(shape.dtype);
     for (std::size_t sequence = 0; sequence < shape.kv_lens.size(); ++sequence) {
-      const PassMatrices m = matrices_of(pass_.elements, shape, sequence);
+      PassMatrices m = matrices_of(pass_.elements, shape, sequence);
+      if (pass_.only_sequence && *pass_.only_sequence != sequence) m.count = 0;
       const double row_bytes = static_cast<double>(m.columns) * element_bytes;
       matrices_.push_back(m);
-      rows_per_cta_.push_back(std::clamp<std::int64_t>(
-          static_cast<std::int64_t>(kMinBytesPerCta / row_bytes), 1, m.rows));
+      rows_per_cta_.push_back(
+          std::clamp<std::int64_t>(static_cast<std::int64_t>(kMinBytesPerCta / row_bytes), 1,
+                                   std::max<std::int64_t>(1, m.rows)));
       ctas_per_matrix_.push_back(ceil_div(m.rows, rows_per_cta_.back()));
       first_cta_.push_back(first_cta_.back() + m.count * ctas_per_matrix_.back());
     }
@@ -91,6 +93,7 @@ class ScorePassPrograms final : public gpu::CtaProgramSource {
     if (pass_.exps_per_element > 0) {
       load.unit = gpu::ExecutionUnit::sfu;
       load.flops = pass_.exps_per_element * elements;
+      store.setup_s = static_cast<double>(rows) * pass_.row_latency_s;
       program.steps.push_back(std::move(load));
       program.steps.push_back(store);
     } else {

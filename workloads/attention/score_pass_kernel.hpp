@@ -10,6 +10,8 @@
 // One CTA per block of rows (at least 64 KiB), 256 threads with four 16-byte
 // loads each in flight.
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "sim/gpu/kernel_plan.hpp"
@@ -35,6 +37,13 @@ struct ScorePass {
   double write_bytes_per_element = 0;
   double exps_per_element = 0;               // on the SFUs
   double fp32_instructions_per_element = 0;  // on the CUDA cores
+  // A kernel with a CTA per row whose two passes wait on each other (our
+  // softmax): each row's chain of latencies. Simulated as blocks of rows that
+  // a CTA slot runs one after another, so a block pays its rows' chains in
+  // turn (as many CTAs are resident either way: 256 threads each).
+  double row_latency_s = 0;
+  // The pass covers this sequence only (a launch per sequence); else all.
+  std::optional<std::size_t> only_sequence;
 };
 
 gpu::KernelLaunch score_pass_kernel(const ScorePass& pass, const AttentionShape& shape);

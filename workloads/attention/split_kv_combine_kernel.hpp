@@ -21,6 +21,12 @@ struct SplitKvCombine {
   std::int64_t head_dim = 128;
   double partial_bytes_per_row = 0;  // partial O and its softmax statistics
   hw::DataType dtype = hw::DataType::bf16;
+  // 0: one CTA per output matrix, 128 threads with four 16-byte loads each in
+  // flight. Else CTAs of this many rows of a matrix with `bytes_in_flight`
+  // (ours, kernels/attention/decode/split_kv_combine.cu: a warp per row, 4
+  // per CTA, 8 splits' partials loaded before any is added).
+  std::int64_t rows_per_cta = 0;
+  double bytes_in_flight = 0;
 };
 
 gpu::KernelLaunch split_kv_combine_kernel(const SplitKvCombine& combine);

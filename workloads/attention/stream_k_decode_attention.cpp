@@ -110,7 +110,7 @@ std::string StreamKDecodeAttention::unsupported_reason(const AttentionWorkload& 
 AttentionLowering StreamKDecodeAttention::lower(const AttentionWorkload& workload,
                                                 const hw::HardwareSpec& spec,
                                                 const AttentionKernel& kernel) const {
-  const FlashTile tile = decode_tile(workload.shape);
+  const FlashTile tile = decode_flash_tile(kernel.profile, workload.shape);
   const std::int64_t persistent_ctas =
       std::int64_t{spec.sm.count} * gpu::BlockScheduler(spec.sm).ctas_per_sm(tile.footprint());
   auto programs = std::make_shared<StreamKDecodePrograms>(workload.shape, tile, persistent_ctas,

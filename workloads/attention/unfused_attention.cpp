@@ -25,7 +25,16 @@ int tile_n_for(std::int64_t n, int profile_tile_n) {
 ScorePass pass(const std::string& name, AttentionArray input, AttentionArray output,
                ScorePassElements elements, double read_bytes, double write_bytes,
                double instructions, double exps = 0) {
-  return {name, input, output, elements, read_bytes, write_bytes, exps, instructions};
+  ScorePass p;
+  p.name = name;
+  p.input = input;
+  p.output = output;
+  p.elements = elements;
+  p.read_bytes_per_element = read_bytes;
+  p.write_bytes_per_element = write_bytes;
+  p.exps_per_element = exps;
+  p.fp32_instructions_per_element = instructions;
+  return p;
 }
 
 // The passes before Q K^T: the eager path builds the causal mask, scales Q,
@@ -60,7 +69,8 @@ std::vector<ScorePass> passes_before_gemms(const AttentionWorkload& workload,
 
 // The passes over S between the GEMMs.
 std::vector<ScorePass> passes_over_scores(const AttentionWorkload& workload,
-                                          const hw::AttentionProfile& profile) {
+                                          const hw::AttentionProfile& profile,
+                                          const hw::HardwareSpec& spec) {
   const AttentionShape& shape = workload.shape;
   const double e = hw::bytes_per_element(shape.dtype);
   const std::int64_t longest = *std::max_element(shape.kv_lens.begin(), shape.kv_lens.end());
@@ -73,9 +83,16 @@ std::vector<ScorePass> passes_over_scores(const AttentionWorkload& workload,
                           AttentionArray::scores, ScorePassElements::scores, e, e,
                           profile.elementwise_instructions_per_score));
   }
-  passes.push_back(pass(workload.name + ".softmax", AttentionArray::scores,
-                        AttentionArray::probabilities, ScorePassElements::scores, e, e,
-                        softmax_instructions, profile.softmax_exps_per_score));
+  ScorePass softmax =
+      pass(workload.name + ".softmax", AttentionArray::scores, AttentionArray::probabilities,
+           ScorePassElements::scores, e, e, softmax_instructions, profile.softmax_exps_per_score);
+  if (profile.softmax_row_reduction_cycles > 0) {
+    // Pass 1 reads S from HBM, pass 2 re-reads it from L2.
+    softmax.row_latency_s = spec.hbm.latency_s +
+                            profile.softmax_row_reduction_cycles / spec.sm.clock_hz +
+                            spec.l2.latency_s;
+  }
+  passes.push_back(softmax);
   if (profile.safe_softmax_passes) {
     passes.push_back(pass(workload.name + ".isneginf", AttentionArray::scores,
                           AttentionArray::masked_scores, ScorePassElements::scores, e, kBoolBytes,
@@ -90,6 +107,47 @@ std::vector<ScorePass> passes_over_scores(const AttentionWorkload& workload,
   return passes;
 }
 
+// Our path (kernels/attention/unfused_attention.cu): per sequence, Q K^T as
+// one strided-batched GEMM (over the KV heads) per query head of a GQA group,
+// the softmax of the sequence's rows, then P V the same way: short sequences
+// make many short launches.
+std::vector<gpu::KernelLaunch> per_sequence_kernels(const AttentionWorkload& workload,
+                                                    const AttentionKernel& kernel,
+                                                    const std::vector<ScorePass>& over_scores,
+                                                    int pv_tile_n) {
+  const AttentionShape& shape = workload.shape;
+  std::vector<gpu::KernelLaunch> kernels;
+  auto member_gemm = [&](const std::string& name, AttentionArray a, AttentionArray b,
+                         const GemmProblem& problem, std::size_t sequence, std::int64_t member) {
+    BatchedGemm gemm{name, kernel.gemm, {problem}, shape.kv_heads, 1, a, b};
+    gemm.first_sequence = static_cast<std::int64_t>(sequence);
+    gemm.a_heads_per_sequence = shape.heads;
+    gemm.a_head_stride = shape.group_size();
+    gemm.a_head_offset = member;
+    return gemm;
+  };
+  for (std::size_t sequence = 0; sequence < shape.kv_lens.size(); ++sequence) {
+    const std::int64_t kv_len = shape.kv_lens[sequence];
+    for (std::int64_t member = 0; member < shape.group_size(); ++member) {
+      kernels.push_back(batched_gemm_kernel(member_gemm(
+          workload.name + ".qk_gemm", AttentionArray::query, AttentionArray::key,
+          {shape.q_len, kv_len, shape.head_dim, shape.dtype, shape.dtype}, sequence, member)));
+    }
+    for (ScorePass p : over_scores) {
+      p.only_sequence = sequence;
+      kernels.push_back(score_pass_kernel(p, shape));
+    }
+    for (std::int64_t member = 0; member < shape.group_size(); ++member) {
+      BatchedGemm pv = member_gemm(
+          workload.name + ".pv_gemm", AttentionArray::probabilities, AttentionArray::value,
+          {shape.q_len, shape.head_dim, kv_len, shape.dtype, shape.dtype}, sequence, member);
+      pv.kernel.tile_n = pv_tile_n;
+      kernels.push_back(batched_gemm_kernel(pv));
+    }
+  }
+  return kernels;
+}
+
 }  // namespace
 
 std::string UnfusedAttention::unsupported_reason(const AttentionWorkload& /*workload*/,
@@ -98,7 +156,7 @@ std::string UnfusedAttention::unsupported_reason(const AttentionWorkload& /*work
 }
 
 AttentionLowering UnfusedAttention::lower(const AttentionWorkload& workload,
-                                          const hw::HardwareSpec& /*spec*/,
+                                          const hw::HardwareSpec& spec,
                                           const AttentionKernel& kernel) const {
   const AttentionShape& shape = workload.shape;
   const hw::AttentionProfile& profile = kernel.profile;
@@ -110,20 +168,27 @@ AttentionLowering UnfusedAttention::lower(const AttentionWorkload& workload,
   BatchedGemm pv{workload.name + ".pv_gemm",    kernel.gemm,          {}, shape.heads, gemm_group,
                  AttentionArray::probabilities, AttentionArray::value};
   pv.kernel.tile_n = tile_n_for(shape.head_dim, kernel.gemm.tile_n);
+  AttentionLowering lowering;
+  lowering.description = "unfused";
+  for (const ScorePass& p : passes_before_gemms(workload, profile, copies_kv)) {
+    lowering.kernels.push_back(score_pass_kernel(p, shape));
+  }
+  if (profile.launches == hw::UnfusedLaunches::per_sequence) {
+    for (gpu::KernelLaunch& launch : per_sequence_kernels(
+             workload, kernel, passes_over_scores(workload, profile, spec), pv.kernel.tile_n)) {
+      lowering.kernels.push_back(std::move(launch));
+    }
+    return lowering;
+  }
   for (const std::int64_t kv_len : shape.kv_lens) {
     qk.problems.push_back({shape.q_len, kv_len, shape.head_dim, shape.dtype, shape.dtype});
     pv.problems.push_back({shape.q_len, shape.head_dim, kv_len, shape.dtype, shape.dtype});
   }
-  AttentionLowering lowering;
-  for (const ScorePass& p : passes_before_gemms(workload, profile, copies_kv)) {
-    lowering.kernels.push_back(score_pass_kernel(p, shape));
-  }
   lowering.kernels.push_back(batched_gemm_kernel(qk));
-  for (const ScorePass& p : passes_over_scores(workload, profile)) {
+  for (const ScorePass& p : passes_over_scores(workload, profile, spec)) {
     lowering.kernels.push_back(score_pass_kernel(p, shape));
   }
   lowering.kernels.push_back(batched_gemm_kernel(pv));
-  lowering.description = "unfused";
   return lowering;
 }
 

@@ -1,0 +1,113 @@
+#include "workloads/attention/split_kv_decode.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "workloads/attention/attention_kernel_launch.hpp"
+#include "workloads/attention/decode_packing.hpp"
+#include "workloads/attention/flash_cta_program.hpp"
+#include "workloads/attention/split_kv_combine_kernel.hpp"
+
+namespace tilesim::workloads {
+namespace {
+
+// kernels/attention/decode/split_kv_combine.cu: kCombineWarps, kCombineUnroll.
+constexpr int kOwnCombineWarps = 4;
+constexpr int kOwnCombineSplitsInFlight = 8;
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+class SplitKvPrograms final : public gpu::CtaProgramSource {
+ public:
+  SplitKvPrograms(const AttentionShape& shape, FlashTile tile, const SplitKvPlan& plan,
+                  const hw::HardwareSpec& spec, const hw::AttentionProfile& profile)
+      : shape_(shape),
+        builder_(tile, key_chunk_blocks(shape, tile.key_rows), spec, profile),
+        plan_(plan) {}
+
+  std::int64_t cta_count() const {
+    return plan_.splits * shape_.kv_heads * static_cast<std::int64_t>(shape_.kv_lens.size());
+  }
+
+  gpu::CtaProgram program(std::int64_t cta_index) const override {
+    const std::int64_t split = cta_index % plan_.splits;
+    const std::int64_t matrix = cta_index / plan_.splits;  // sequence x kv_heads + KV head
+    const std::int64_t kv_len = shape_.kv_lens[static_cast<std::size_t>(matrix / shape_.kv_heads)];
+    const std::int64_t split_keys = plan_.blocks_per_split * builder_.tile().key_rows;
+    FlashWorkItem item;
+    item.kv_matrix = matrix;
+    item.query_matrix = matrix;
+    item.rows = packed_query_rows(shape_);
+    item.key_begin = std::min(kv_len, split * split_keys);
+    item.key_end = std::min(kv_len, (split + 1) * split_keys);
+    item.unmasked_end = shape_.visible_keys(kv_len, 0);
+
+    gpu::CtaProgram program;
+    const std::uint16_t segment = builder_.begin_segment(program, item);
+    builder_.add_main_loop(program, segment, item, true);
+    if (plan_.splits == 1 && !plan_.always_combine) {
+      builder_.add_output_store(program, segment, item);
+    } else {
+      // An empty split still writes a zero partial with a log-sum-exp of -inf.
+      builder_.add_partial_store(program, segment, item, static_cast<std::uint32_t>(split),
+                                 std::nullopt);
+    }
+    return program;
+  }
+
+ private:
+  AttentionShape shape_;
+  FlashCtaProgramBuilder builder_;
+  SplitKvPlan plan_;
+};
+
+}  // namespace
+
+SplitKvPlan even_split_kv_plan(const AttentionShape& shape, const FlashTile& tile,
+                               std::int64_t splits) {
+  const std::int64_t blocks =
+      std::max<std::int64_t>(1, ceil_div(longest_kv_len(shape), tile.key_rows));
+  SplitKvPlan plan;
+  plan.blocks_per_split = ceil_div(blocks, std::clamp<std::int64_t>(splits, 1, blocks));
+  plan.splits = ceil_div(blocks, plan.blocks_per_split);
+  return plan;
+}
+
+std::vector<gpu::KernelLaunch> split_kv_decode_kernels(
+    const AttentionWorkload& workload, const hw::HardwareSpec& spec, const AttentionKernel& kernel,
+    const FlashTile& tile, const SplitKvPlan& plan, const std::string& kernel_name) {
+  const AttentionShape& shape = workload.shape;
+  auto programs = std::make_shared<SplitKvPrograms>(shape, tile, plan, spec, kernel.profile);
+  std::vector<gpu::KernelLaunch> kernels;
+  kernels.push_back(attention_kernel_launch(workload.name + "." + kernel_name,
+                                            programs->cta_count(), tile.footprint(),
+                                            kernel.profile.tensor_efficiency, programs));
+  if (plan.splits > 1 || plan.always_combine) {
+    SplitKvCombine combine;
+    combine.name = workload.name + ".splitkv_combine";
+    combine.matrices_per_sequence = shape.kv_heads;
+    if (kernel.profile.decode == hw::AttentionDecode::as_written) {
+      // Ours: a warp per output row over the splits that hold keys of its
+      // sequence, 8 splits' partials (16 bytes per lane each) in flight.
+      const std::int64_t split_keys = plan.blocks_per_split * tile.key_rows;
+      for (const std::int64_t kv_len : shape.kv_lens) {
+        combine.partials.push_back(std::max<std::int64_t>(1, ceil_div(kv_len, split_keys)));
+      }
+      combine.rows_per_cta = kOwnCombineWarps;
+      combine.bytes_in_flight = kOwnCombineWarps * 32 * 16.0 * kOwnCombineSplitsInFlight;
+    } else {
+      combine.partials.assign(shape.kv_lens.size(), plan.splits);
+    }
+    combine.rows = packed_query_rows(shape);
+    combine.head_dim = shape.head_dim;
+    combine.partial_bytes_per_row = flash_partial_bytes(tile, 1);
+    combine.dtype = shape.dtype;
+    kernels.push_back(split_kv_combine_kernel(combine));
+  }
+  return kernels;
+}
+
+}  // namespace tilesim::workloads
