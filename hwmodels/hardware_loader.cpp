@@ -126,6 +126,10 @@ void check_sm(const HardwareSpec& spec, const Values& values, Diagnostics& diagn
                 spec.sm.max_threads, "", diagnostics);
   check_at_most(values, "sm.l2_port_bandwidth", spec.sm.l2_port_bytes_per_s, "l2.bandwidth",
                 spec.l2.bandwidth_bytes_per_s, "", diagnostics);
+  if (spec.power.limit_w > 0) {
+    check_at_most(values, "power.static_w", spec.power.static_w, "power.limit_w",
+                  spec.power.limit_w, ": no kernel could run under the limit", diagnostics);
+  }
   check_at_most(values, "sm.power_limited_clock", spec.sm.power_limited_clock_hz, "sm.clock",
                 spec.sm.clock_hz, ": it is the clock the power limit holds the SMs to",
                 diagnostics);

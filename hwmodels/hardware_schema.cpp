@@ -93,7 +93,8 @@ config::Schema<HardwareSpec> hardware_schema() {
             .describe("SM clock with every SM running tensor-core work at the board's power "
                       "limit. With fewer SMs busy, tensor work runs at this clock x (SMs / busy "
                       "SMs)^(1/3), at most `sm.clock` (dynamic power ~ f^3). Default: "
-                      "`sm.clock` (no power limit)."),
+                      "`sm.clock` (no power limit). Not used when the file has `power.limit_w`: "
+                      "the power law replaces it."),
         into(&H::sm, &Sm::power_limited_clock_hz));
   s.add(tensor_rate("fp16").describe("Dense fp16 tensor-core rate of one SM."),
         into(&H::sm, &Sm::tensor, &TensorCoreRates::fp16_flops_per_s));
@@ -164,6 +165,13 @@ config::Schema<HardwareSpec> hardware_schema() {
             .describe("Load-to-use latency of an L2 hit."),
         into(&H::l2, &L2Spec::latency_s));
 
+  s.add(Param::integer("l2.partitions")
+            .range(1, 8)
+            .default_to("1")
+            .describe("L2 partitions, each caching what its SMs read (the other partition's "
+                      "lines too): data the whole chip reuses fits in capacity / partitions."),
+        into(&H::l2, &L2Spec::partitions));
+
   s.add(Param::quantity("hbm.capacity", QuantityKind::size)
             .range("1 GB", "4 TB")
             .describe("Device memory size."),
@@ -205,6 +213,43 @@ config::Schema<HardwareSpec> hardware_schema() {
                       "eager: Python, dispatcher, allocator); paid by eager launches of "
                       "`fused: framework` layers and models, not by CUDA graphs."),
         into(&H::launch, &LaunchSpec::framework_dispatch_s));
+
+  // The power law (power_law.hpp). Every key is optional; without power.limit_w
+  // the file has none and sm.power_limited_clock applies.
+  s.add(Param::number("power.limit_w")
+            .range(0, 5000)
+            .optional()
+            .describe("Board power limit in W (the software cap the clock is held to). With "
+                      "it, the clock of each kernel's tensor work is where its power fits "
+                      "(docs/model.md) and `sm.power_limited_clock` is not used."),
+        into(&H::power, &PowerSpec::limit_w));
+  s.add(Param::number("power.static_w")
+            .range(0, 5000)
+            .optional()
+            .describe("Board power in W with clocks up and no kernel running."),
+        into(&H::power, &PowerSpec::static_w));
+  s.add(Param::number("power.sm_active_w")
+            .range(0, 100)
+            .optional()
+            .describe("Power in W of one SM with resident CTAs at `sm.clock`, beyond the "
+                      "tensor cores' work; scales as f x V^2."),
+        into(&H::power, &PowerSpec::sm_active_w));
+  s.add(Param::number("power.tensor_pj_per_flop")
+            .range(0, 100)
+            .optional()
+            .describe("Energy in pJ of one tensor-core flop at `sm.clock`; scales as V^2."),
+        into(&H::power, &PowerSpec::tensor_pj_per_flop));
+  s.add(Param::number("power.hbm_pj_per_byte")
+            .range(0, 1000)
+            .optional()
+            .describe("Energy in pJ of one byte read from or written to DRAM."),
+        into(&H::power, &PowerSpec::hbm_pj_per_byte));
+  s.add(Param::number("power.voltage_exponent")
+            .range(0, 4)
+            .optional()
+            .describe("How the squared core voltage follows the clock on the DVFS curve: "
+                      "V^2 ~ (f / sm.clock)^voltage_exponent."),
+        into(&H::power, &PowerSpec::voltage_exponent));
 
   s.add(Param::entries("kernels").not_empty().describe(
       "GEMM kernel profiles this GPU offers: the name studies use (`kernel: tilesim_ref`) -> "
@@ -256,6 +301,17 @@ config::Schema<KernelProfile> kernel_profile_schema() {
                       "from the fp32 workspace (Split-K and Stream-K fixup): with the CTA's "
                       "threads and the memory latency, this caps one CTA's fixup bandwidth."),
         into(&P::fixup_loads_in_flight));
+  s.add(Param::number("unaligned_bytes_in_flight_per_thread")
+            .range(0, 1024)
+            .default_to("0")
+            .by_gpu()
+            .describe("Operands whose rows are not 16-byte aligned (k or n not a multiple of "
+                      "16 bytes of elements): bytes each thread keeps in flight in the main "
+                      "loop that gathers them through registers; its loads are not overlapped "
+                      "with the MMAs (no cp.async or TMA pipeline), and with the CTA's threads "
+                      "and the memory latency this sets the loads' rate. 0: the aligned main "
+                      "loop is used for them."),
+        into(&P::unaligned_bytes_in_flight_per_thread));
   s.add(Param::quantity("work_unit_overhead", QuantityKind::time)
             .range("0 us", "100 us")
             .default_to("0 us")

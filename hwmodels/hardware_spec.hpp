@@ -34,7 +34,8 @@ struct SmSpec {
   int count = 0;
   double clock_hz = 0;  // maximum (boost) clock; per-clock rates are at it
   // Clock with every SM running tensor-core work at the board's power limit;
-  // equal to clock_hz where power does not limit it.
+  // equal to clock_hz where power does not limit it. Used only by files
+  // without a power law (HardwareSpec::power).
   double power_limited_clock_hz = 0;
   TensorCoreRates tensor;
   double fp32_flops_per_s = 0;  // per SM, CUDA cores (FMA counted as 2 flops)
@@ -53,6 +54,21 @@ struct L2Spec {
   double capacity_bytes = 0;
   double bandwidth_bytes_per_s = 0;  // aggregate, all SMs together
   double latency_s = 0;              // load-to-use latency of a hit
+  // Partitions that each cache what the SMs attached to them read, the other
+  // partition's lines included: data the whole chip reuses is held once per
+  // partition, so it fits in capacity / partitions.
+  int partitions = 1;
+  double reuse_capacity_bytes() const { return capacity_bytes / partitions; }
+};
+
+// The board's power law (power_law.hpp); none when limit_w is 0.
+struct PowerSpec {
+  double limit_w = 0;             // the board's power cap
+  double static_w = 0;            // clocks up, no kernel running
+  double sm_active_w = 0;         // per SM with resident CTAs, at sm.clock
+  double tensor_pj_per_flop = 0;  // tensor-core work, at sm.clock
+  double hbm_pj_per_byte = 0;     // DRAM reads and writes
+  double voltage_exponent = 0;    // V^2 ~ (f / sm.clock)^voltage_exponent
 };
 
 struct HbmSpec {
@@ -118,6 +134,11 @@ struct KernelProfile {
   // split-K reduction); 0 = the L2 hit latency.
   double fixup_load_latency_s = 0;
   StreamKOrder stream_k_order = StreamKOrder::tail_first;
+  // Operands whose rows are not 16-byte aligned (k or n not a multiple of 16 B
+  // of elements): bytes each thread has in flight in the main loop that loads
+  // them through registers, not overlapped with the MMAs (no cp.async or TMA
+  // pipeline); 0 = the kernel's aligned main loop is used for them.
+  double unaligned_bytes_in_flight_per_thread = 0;
 };
 
 struct HardwareSpec {
@@ -129,6 +150,7 @@ struct HardwareSpec {
   L2Spec l2;
   HbmSpec hbm;
   LaunchSpec launch;
+  PowerSpec power;
   std::map<std::string, KernelProfile> kernel_profiles;  // by name
   // Every attention profile in configs/attention that runs on this GPU, by
   // name; implementations pick theirs (workloads/attention).
@@ -136,10 +158,11 @@ struct HardwareSpec {
 
   // Tensor-core rate of one SM for `type`; fp32 inputs run on CUDA cores.
   double sm_mma_flops_per_s(DataType type) const;
-  // The fraction of clock_hz the SMs run tensor-core work at when `busy_sms`
-  // of them do: dynamic power grows as f^3 (voltage follows frequency), so a
-  // power cap reached with every SM busy at power_limited_clock_hz allows
-  // (count / busy_sms)^(1/3) times that clock with fewer, up to clock_hz.
+  // Without a power law (power.limit_w 0): the fraction of clock_hz the SMs
+  // run tensor-core work at when `busy_sms` of them do: dynamic power grows as
+  // f^3 (voltage follows frequency), so a power cap reached with every SM busy
+  // at power_limited_clock_hz allows (count / busy_sms)^(1/3) times that clock
+  // with fewer, up to clock_hz. With one, sim/gpu solves power_law.hpp per kernel.
   double tensor_clock_fraction(int busy_sms) const;
 };
 

@@ -98,6 +98,7 @@ GemmMeasurement measure_gemm(const GemmCase& gemm, const TimingOptions& options,
   result.time_us_min = timed.time_us_min;
   result.time_us_p90 = timed.time_us_p90;
   result.runs = timed.runs;
+  result.clock = timed.clock;
   result.tflops = 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.n) *
                   static_cast<double>(shape.k) / (result.time_us * 1e-6) / 1e12;
   return result;

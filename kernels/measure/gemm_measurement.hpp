@@ -20,6 +20,7 @@ struct GemmMeasurement {
   double time_us_p90 = 0;
   double tflops = 0;  // 2 m n k / median
   int runs = 0;
+  ClockSample clock;  // SM clock and power during the timed runs (NVML)
   int input_sets = 0;
   double relative_error = 0;  // of the checked run against cuBLAS fp32
   double error_bound = 0;     // the largest relative_error that passes

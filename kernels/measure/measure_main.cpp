@@ -34,6 +34,7 @@
 #include "kernels/measure/gemm_measurement.hpp"
 #include "kernels/measure/measurement_writer.hpp"
 #include "kernels/measure/run_environment.hpp"
+#include "kernels/measure/sm_clock_sampler.hpp"
 #include "kernels/measure/study_cases.hpp"
 #include "workloads/study_loader.hpp"
 
@@ -134,6 +135,10 @@ nlohmann::json method_json(const ms::TimingOptions& timing) {
       {"min_runs", timing.min_runs},
       {"target_ms", timing.target_ms},
       {"warmup_ms", timing.warmup_ms},
+      {"warmup",
+       "sustained: each case back to back for warmup_ms of wall time before its timed "
+       "runs, so the power-limited clock is the case's own steady state"},
+      {"clock", "sm_clock_mhz / power_w: NVML means sampled every 5 ms during the timed runs"},
       {"input_sets", "rotated when the inputs and output are under 2x L2; up to 64"},
       {"inputs", "uniform magnitude in [1/16, 1], random sign (never zero); attention Q times 4"},
       {"check",
@@ -186,6 +191,8 @@ int measure_study(const Options& options) {
   const ms::RunEnvironment environment = ms::read_run_environment();
   ms::TimingOptions timing = options.timing;
   timing.l2_bytes = static_cast<double>(environment.l2_bytes);
+  const auto nvml = ms::open_nvml_device();
+  timing.clock_source = nvml.get();
   const auto clocks_before = ms::sample_gpu_clocks();
   std::printf("%s, %d SMs, driver %s, CUDA runtime %d; study %s (hardware: %s)\n",
               environment.gpu.c_str(), environment.sm_count, environment.driver_version.c_str(),
@@ -285,6 +292,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--target-ms", options.timing.target_ms, "GPU time to spend timing each workload")
       ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--warmup-ms", options.timing.warmup_ms,
+                 "Sustained warm-up: wall time each workload runs back to back before timing")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   int calibrate_exit = 0;
   tilesim::measure::add_calibrate_command(app, config_dir(), calibrate_exit);

@@ -46,12 +46,26 @@ std::string optional_int(bool present, long long value) {
   return present ? std::to_string(value) : "";
 }
 
+// The NVML means, empty when nothing was sampled (no NVML, or an older file).
+std::string clock_cell(const ClockSample& clock) {
+  return clock.samples > 0 ? fmt::format("{:.0f}", clock.sm_clock_mhz) : "";
+}
+std::string power_cell(const ClockSample& clock) {
+  return clock.samples > 0 ? fmt::format("{:.1f}", clock.power_w) : "";
+}
+
+nlohmann::json clock_json(const ClockSample& clock) {
+  if (clock.samples == 0) return nullptr;
+  return {
+      {"sm_clock_mhz", clock.sm_clock_mhz}, {"power_w", clock.power_w}, {"samples", clock.samples}};
+}
+
 // The attention columns (the contract in kernels/README.md), in order.
 constexpr const char* kAttentionColumns[] = {
-    "name",   "kernel",    "variant",    "batch",       "heads",       "kv_heads",
-    "q_len",  "kv_len",    "kv_lens",    "head_dim",    "causal",      "dtype",
-    "splits", "page_size", "time_us",    "time_us_min", "time_us_p90", "tflops",
-    "gbps",   "runs",      "input_sets", "rel_error"};
+    "name",   "kernel",    "variant",    "batch",       "heads",        "kv_heads",
+    "q_len",  "kv_len",    "kv_lens",    "head_dim",    "causal",       "dtype",
+    "splits", "page_size", "time_us",    "time_us_min", "time_us_p90",  "tflops",
+    "gbps",   "runs",      "input_sets", "rel_error",   "sm_clock_mhz", "power_w"};
 
 std::vector<std::string> split_cells(const std::string& line) {
   std::vector<std::string> cells;
@@ -104,6 +118,8 @@ std::map<std::string, std::string> attention_cells(const MeasuredAttentionRow& r
       {"runs", std::to_string(m.timed.runs)},
       {"input_sets", std::to_string(m.input_sets)},
       {"rel_error", fmt::format("{:.3e}", m.relative_error)},
+      {"sm_clock_mhz", clock_cell(m.timed.clock)},
+      {"power_w", power_cell(m.timed.clock)},
   };
 }
 
@@ -123,7 +139,7 @@ std::string csv_header() {
          "time_us_p90,tflops,runs,"
          "out_dtype,reduction,stream_k_mode,fixup,warps,stages,swizzle,ctas,sk_tiles,sk_ctas,input_"
          "sets,"
-         "rel_error,profile";
+         "rel_error,profile,sm_clock_mhz,power_w";
 }
 
 std::string csv_row(const MeasuredRow& row) {
@@ -136,7 +152,7 @@ std::string csv_row(const MeasuredRow& row) {
   const bool stream_k = ours && config.schedule == kernels::GemmSchedule::stream_k;
   return fmt::format(
       "{},{},{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.2f},{},{},{},{},{},{},{},{},{},{},"
-      "{},{},{:.3e},{}",
+      "{},{},{:.3e},{},{},{}",
       row.gemm.name, row.gemm.kernel, row.gemm.schedule, config.m, config.n, config.k,
       kernels::to_string(config.input_type), optional_int(ours, tile.m), optional_int(ours, tile.n),
       optional_int(ours, tile.k), optional_int(split, m.plan.splits), m.time_us, m.time_us_min,
@@ -145,7 +161,7 @@ std::string csv_row(const MeasuredRow& row) {
       optional_int(ours, tile.stages), optional_int(ours, config.swizzle),
       optional_int(ours, m.plan.grid_ctas), optional_int(stream_k, m.plan.sk_tiles),
       optional_int(stream_k, m.plan.sk_ctas), m.input_sets, m.relative_error,
-      measured_profile(row.gemm));
+      measured_profile(row.gemm), clock_cell(m.clock), power_cell(m.clock));
 }
 
 nlohmann::json row_json(const MeasuredRow& row) {
@@ -170,6 +186,7 @@ nlohmann::json row_json(const MeasuredRow& row) {
       {"rel_error", m.relative_error},
       {"non_finite", m.non_finite},
       {"check_passed", m.check_passed},
+      {"clock_during_timed_runs", clock_json(m.clock)},
   };
   if (is_reference(row)) {
     const kernels::GemmTileShape tile =
@@ -308,6 +325,7 @@ nlohmann::json row_json(const MeasuredAttentionRow& row) {
   json["non_finite"] = m.non_finite;
   json["output_guard_intact"] = m.guard_intact;
   json["check_passed"] = m.check_passed;
+  json["clock_during_timed_runs"] = clock_json(m.timed.clock);
   json["kernels"] = m.kernels;
   json["workspace_bytes"] = m.workspace_bytes;
   json["useful_flops"] = problem.useful_flops();

@@ -1,6 +1,7 @@
 #include "kernels/measure/timed_runs.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -47,6 +48,29 @@ std::vector<double> time_runs(const std::function<void(int)>& launch, int runs, 
   return times;
 }
 
+// The case back to back for about warmup_ms of wall time (at least 5 runs), in
+// batches of ~10 ms with one batch queued behind the running one, so the GPU
+// does not idle between batches (short kernels stay host-bound, as they are).
+void sustain(const std::function<void(int)>& launch, int sets, double estimate_us, double warmup_ms,
+             cudaStream_t stream) {
+  const int batch = static_cast<int>(std::clamp(1e4 / estimate_us, 5.0, 1000.0));
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed_ms = [&] {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+  };
+  const EventPair batch_ends;  // batches alternate between its two events
+  int run = 0;
+  for (int b = 0; b == 0 || elapsed_ms() < warmup_ms; ++b) {
+    for (int i = 0; i < batch; ++i) launch(run++ % sets);
+    TILESIM_CUDA_CHECK(cudaEventRecord(b % 2 ? batch_ends.stop() : batch_ends.start(), stream));
+    if (b > 0) {
+      TILESIM_CUDA_CHECK(cudaEventSynchronize(b % 2 ? batch_ends.start() : batch_ends.stop()));
+    }
+  }
+  TILESIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
 double percentile(std::vector<double> sorted, double fraction) {
   std::sort(sorted.begin(), sorted.end());
   const double position = fraction * static_cast<double>(sorted.size() - 1);
@@ -67,13 +91,13 @@ TimedRuns time_launches(const std::function<void(int)>& launch, int sets,
                         const TimingOptions& options, cudaStream_t stream) {
   const std::vector<double> probe = time_runs(launch, 3, sets, 0, stream);
   const double estimate_us = std::max(1.0, *std::min_element(probe.begin(), probe.end()));
-  const int warmup =
-      static_cast<int>(std::clamp(1000.0 * options.warmup_ms / estimate_us, 5.0, 2000.0));
-  time_runs(launch, warmup, sets, estimate_us, stream);
+  sustain(launch, sets, estimate_us, options.warmup_ms, stream);
   TimedRuns result;
   result.runs = static_cast<int>(std::clamp(1000.0 * options.target_ms / estimate_us,
                                             static_cast<double>(options.min_runs), 5000.0));
+  SmClockSampler sampler(options.clock_source);
   const std::vector<double> times = time_runs(launch, result.runs, sets, estimate_us, stream);
+  result.clock = sampler.stop();
   result.time_us = percentile(times, 0.5);
   result.time_us_min = *std::min_element(times.begin(), times.end());
   result.time_us_p90 = percentile(times, 0.9);

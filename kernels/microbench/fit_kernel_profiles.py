@@ -29,8 +29,6 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 MEASUREMENTS = os.path.join(REPO, "bench", "measurements")
 CALIBRATION = "h100_sxm_2026-11-26_gemm_mechanism_calibration.csv"
 FIXUP_CALIBRATION = "h100_sxm_2026-11-21_gemm_fixup_calibration.csv"
-REF_VS_CUBLAS = "h100_sxm_2026-11-21_gemm_ref_vs_cublas.csv"
-WGMMA_STUDY = "h100_sxm_2026-11-22_gemm_wgmma_head_first_study.csv"
 
 
 def rows_named(prefix, names):
@@ -45,6 +43,27 @@ def rows_named(prefix, names):
 # of a lease, from a cool card; the calibration rows named earlier (2026-11-21
 # and -22, minutes into their leases, power-limited) are fitted with them, so
 # the fit spans both power states.
+CLOCK_CALIBRATION = "h100_sxm_2026-11-26_gemm_clock_calibration.csv"
+UNALIGNED_CALIBRATION = "h100_sxm_2026-11-26_gemm_unaligned_calibration.csv"
+# The clock calibration's shapes (data-parallel rows, each after a 1 s
+# sustained warm-up: its own steady-state clock, which the power law predicts);
+# 12288^3 is left out only to keep the fit quick (8192^3 is as large in waves).
+CLOCK_SHAPES = ["8192x8192x8192", "6144x6144x6144", "3072x12288x3072",
+                "4096x11008x4096", "8192x8192x2048", "2048x8192x2048", "1536x6144x1536",
+                "3072x5632x512", "1536x11264x2048", "512x1024x8192", "64x8192x8192"]
+# cuBLAS splits k where the problem has fewer 128x256 tiles than SMs, which the
+# library profile does not model: those two shapes fit our kernels only.
+LIBRARY_CLOCK_SHAPES = CLOCK_SHAPES[:9]
+
+
+# What each profile's fit uses: parameters (YAML key, unit, rounding step,
+# start) and rows (file, row name). The rows separate the mechanisms: one tile
+# over k (kernel + unit + k-blocks on one SM), W waves of 132 tiles (kernel + W
+# units, k-blocks at full load), the clock calibration's steady-state shapes
+# from one column of tiles to 12288^3 (the tensor rate at the clock the power
+# law gives) and, for the library, an unaligned square (its align-1 kernel).
+# The 2026-11-26 mechanism rows ran in the first seconds of a lease (short k or
+# few SMs: below the power limit).
 FITS = [
     {
         "profile": "tilesim_ref",
@@ -58,7 +77,7 @@ FITS = [
         + rows_named(FIXUP_CALIBRATION, [
             "one_tile_256x128x512_dp", "one_tile_256x128x2048_dp", "one_tile_256x128x8192_dp",
             "wq_1536x1536x1024_dp", "wq_1536x1536x2048_dp"])
-        + rows_named(REF_VS_CUBLAS, ["square_8192_ref_dp_256x128x64s3"]),
+        + rows_named(CLOCK_CALIBRATION, [f"clk_{s}_ref_dp" for s in CLOCK_SHAPES]),
     },
     {
         "profile": "tilesim_ref_wgmma",
@@ -71,18 +90,15 @@ FITS = [
             "cal_wg_w8_1536x22528x512_dp", "cal_wg_w4_1536x11264x2048_persistent",
             "cal_wg_w2_1536x5632x512_persistent", "cal_wg_w4_1536x11264x512_persistent",
             "cal_wg_w8_1536x22528x512_persistent"])
-        + rows_named(WGMMA_STUDY, ["wq_1536x1536x8192_dp", "l2_1536x1536x4096_dp"]),
+        + rows_named(CLOCK_CALIBRATION, [f"clk_{s}_wg_dp" for s in CLOCK_SHAPES]),
     },
     {
         "profile": "library",
-        "params": [("tensor_efficiency", "", 0.001, 0.7), ("kernel_overhead", "us", 0.1, 3.0)],
-        "rows": rows_named(CALIBRATION, [
-            "cal_cublas_256x128x4096", "cal_cublas_128x256x2048", "cal_cublas_8192x8192x8192",
-            "cal_cublas_6144x6144x6144", "cal_cublas_3072x12288x3072",
-            "cal_cublas_2048x8192x2048", "cal_cublas_8192x8192x2048",
-            "cal_cublas_1536x6144x1536", "cal_cublas_4096x11008x4096",
-            "cal_cublas_3072x5632x2048", "cal_cublas_1536x11264x2048"])
-        + rows_named(REF_VS_CUBLAS, ["square_8192_cublas"]),
+        "params": [("tensor_efficiency", "", 0.001, 0.9), ("kernel_overhead", "us", 0.1, 3.0),
+                   ("unaligned_bytes_in_flight_per_thread", "", 1, 16)],
+        "rows": rows_named(CALIBRATION, ["cal_cublas_256x128x4096", "cal_cublas_128x256x2048"])
+        + rows_named(CLOCK_CALIBRATION, [f"clk_{s}_cublas" for s in LIBRARY_CLOCK_SHAPES])
+        + rows_named(UNALIGNED_CALIBRATION, ["unal_2047x2047x2047_cublas"]),
     },
 ]
 HARDWARE = [("sm90", "configs/hw/h100_sxm.yaml"), ("h100_sxm.measured", "configs/hw/h100_sxm.measured.yaml")]

@@ -14,7 +14,7 @@ CtaExecutor::CtaExecutor(sim::Simulator& simulator, GpuResources& resources,
       resources_(resources),
       spec_(spec),
       attribute_time_(attribute_time),
-      l2_(spec.l2.capacity_bytes),
+      l2_(spec.l2.reuse_capacity_bytes()),
       flags_(simulator) {
   if (attribute_time_) {
     resources_.network().set_limit_observer(

@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "hwmodels/power_law.hpp"
 #include "sim/engine/simulator.hpp"
 #include "sim/gpu/block_scheduler.hpp"
 #include "sim/gpu/cta_executor.hpp"
@@ -31,11 +32,22 @@ struct KernelState {
   bool finished = false;
 };
 
+// SMs the grid keeps busy: resident CTAs on as many SMs as it fills.
+int busy_sms(const KernelLaunch& launch, const KernelRecord& record, int sm_count) {
+  if (record.ctas_per_sm == 0) return 0;
+  return static_cast<int>(std::min<std::int64_t>(
+      sm_count, (launch.cta_count + record.ctas_per_sm - 1) / record.ctas_per_sm));
+}
+
 // One simulation: owns the engine and the GPU's state for the plan's lifetime.
 class GpuRun {
  public:
-  GpuRun(const KernelPlan& plan, const hw::HardwareSpec& spec, const SimulationOptions& options)
+  // clock_fractions: per kernel, the fraction of sm.clock its tensor work runs
+  // at; empty: from the busy SMs (HardwareSpec::tensor_clock_fraction).
+  GpuRun(const KernelPlan& plan, const hw::HardwareSpec& spec, const SimulationOptions& options,
+         std::vector<double> clock_fractions)
       : plan_(plan),
+        clock_fractions_(std::move(clock_fractions)),
         spec_(spec),
         resources_(simulator_, spec),
         scheduler_(spec.sm),
@@ -93,11 +105,11 @@ class GpuRun {
     if (attribute_time_) record.time_use_per_sm.resize(static_cast<std::size_t>(spec_.sm.count));
     record.waves = static_cast<double>(launch.cta_count) /
                    (static_cast<double>(spec_.sm.count) * record.ctas_per_sm);
-    // The power limit sets the clock from how many SMs the grid keeps busy.
-    const std::int64_t busy_sms = std::min<std::int64_t>(
-        spec_.sm.count, (launch.cta_count + record.ctas_per_sm - 1) / record.ctas_per_sm);
     state.tensor_efficiency =
-        launch.tensor_efficiency * spec_.tensor_clock_fraction(static_cast<int>(busy_sms));
+        launch.tensor_efficiency *
+        (clock_fractions_.empty()
+             ? spec_.tensor_clock_fraction(busy_sms(launch, record, spec_.sm.count))
+             : clock_fractions_[index]);
   }
 
   // A kernel waits for the previous kernel of its stream and for the earlier
@@ -265,6 +277,7 @@ class GpuRun {
   }
 
   const KernelPlan& plan_;
+  std::vector<double> clock_fractions_;
   const hw::HardwareSpec& spec_;
   sim::Simulator simulator_;
   GpuResources resources_;
@@ -289,7 +302,30 @@ SimulationOverBudget::SimulationOverBudget(double effort_events)
 
 SimulationResult simulate(const KernelPlan& plan, const hw::HardwareSpec& spec,
                           const SimulationOptions& options) {
-  return GpuRun(plan, spec, options).run();
+  if (spec.power.limit_w <= 0) return GpuRun(plan, spec, options, {}).run();
+  // The power law: a first run with every kernel at sm.clock measures each
+  // kernel's load (busy SMs, tensor flops and DRAM bytes per second); the clock
+  // at which that load fits the limit is the one the second run uses.
+  SimulationOptions probe_options;
+  probe_options.max_effort_events = options.max_effort_events;
+  const std::vector<double> at_max(plan.kernels.size(), 1.0);
+  const SimulationResult probe = GpuRun(plan, spec, probe_options, at_max).run();
+  std::vector<double> fractions;
+  fractions.reserve(plan.kernels.size());
+  for (std::size_t i = 0; i < plan.kernels.size(); ++i) {
+    const KernelRecord& record = probe.kernels[i];
+    const double time_s = (record.end - record.fixed_overhead - record.start).seconds();
+    hw::KernelLoad load;
+    load.busy_sms = busy_sms(plan.kernels[i], record, spec.sm.count);
+    load.clock_hz = spec.sm.clock_hz;
+    if (time_s > 0) {
+      load.flops_per_s = record.flops / time_s;
+      load.hbm_bytes_per_s = record.traffic.hbm_bytes() / time_s;
+    }
+    fractions.push_back(hw::power_limited_clock_hz(spec.power, spec.sm.clock_hz, load) /
+                        spec.sm.clock_hz);
+  }
+  return GpuRun(plan, spec, options, std::move(fractions)).run();
 }
 
 }  // namespace tilesim::gpu

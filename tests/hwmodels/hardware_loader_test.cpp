@@ -145,12 +145,20 @@ TEST(ShippedHardware, H100Figures) {
   EXPECT_EQ(library.swizzle, 8);
   EXPECT_EQ(library.cluster.m, 2);
   EXPECT_EQ(library.cluster.n, 1);
-  EXPECT_EQ(library.tensor_efficiency, 0.743);
+  EXPECT_EQ(library.tensor_efficiency, 0.943);
   EXPECT_DOUBLE_EQ(library.kernel_overhead_s, 3.7e-6);
   EXPECT_EQ(h100.kernel_profiles.at("tilesim_ref").instruction, MmaInstruction::mma_sync);
-  EXPECT_EQ(h100.kernel_profiles.at("tilesim_ref").tensor_efficiency, 0.463);
-  EXPECT_DOUBLE_EQ(h100.kernel_profiles.at("tilesim_ref").work_unit_overhead_s, 4.5e-6);
-  EXPECT_DOUBLE_EQ(h100.kernel_profiles.at("tilesim_ref").kernel_overhead_s, 4.2e-6);
+  EXPECT_EQ(h100.kernel_profiles.at("tilesim_ref").tensor_efficiency, 0.453);
+  EXPECT_DOUBLE_EQ(h100.kernel_profiles.at("tilesim_ref").work_unit_overhead_s, 5.3e-6);
+  EXPECT_DOUBLE_EQ(h100.kernel_profiles.at("tilesim_ref").kernel_overhead_s, 3.2e-6);
+  // Read from its code: one gathered 16-byte chunk per thread; cuBLAS: fitted.
+  EXPECT_EQ(h100.kernel_profiles.at("tilesim_ref").unaligned_bytes_in_flight_per_thread, 16);
+  EXPECT_EQ(library.unaligned_bytes_in_flight_per_thread, 8);
+  // The power law and the two L2 partitions.
+  EXPECT_EQ(h100.power.limit_w, 700);
+  EXPECT_EQ(h100.power.tensor_pj_per_flop, 0.203);
+  EXPECT_EQ(h100.l2.partitions, 2);
+  EXPECT_DOUBLE_EQ(h100.l2.reuse_capacity_bytes(), 25.0 * (1 << 20));
   EXPECT_DOUBLE_EQ(h100.kernel_profiles.at("tilesim_ref").fixup_load_latency_s, 230e-9);
   EXPECT_EQ(h100.kernel_profiles.at("tilesim_ref").fixup_loads_in_flight, 1);
   EXPECT_EQ(library.work_unit_overhead_s, 0);
@@ -184,11 +192,11 @@ TEST(ShippedHardware, Sm90GpusShareTheProfiles) {
     EXPECT_EQ(a.fixup_loads_in_flight, b.fixup_loads_in_flight) << name;
     EXPECT_EQ(a.tile_n, b.tile_n) << name;
   }
-  EXPECT_EQ(h200.kernel_profiles.at("tilesim_ref").tensor_efficiency, 0.463);
-  EXPECT_DOUBLE_EQ(h200.kernel_profiles.at("tilesim_ref").work_unit_overhead_s, 4.5e-6);
-  EXPECT_EQ(measured.kernel_profiles.at("tilesim_ref").tensor_efficiency, 0.464);
-  EXPECT_DOUBLE_EQ(measured.kernel_profiles.at("tilesim_ref").kernel_overhead_s, 4.4e-6);
-  EXPECT_EQ(measured.kernel_profiles.at("library").tensor_efficiency, 0.743);
+  EXPECT_EQ(h200.kernel_profiles.at("tilesim_ref").tensor_efficiency, 0.453);
+  EXPECT_DOUBLE_EQ(h200.kernel_profiles.at("tilesim_ref").work_unit_overhead_s, 5.3e-6);
+  EXPECT_EQ(measured.kernel_profiles.at("tilesim_ref").tensor_efficiency, 0.454);
+  EXPECT_DOUBLE_EQ(measured.kernel_profiles.at("tilesim_ref").kernel_overhead_s, 3.3e-6);
+  EXPECT_EQ(measured.kernel_profiles.at("library").tensor_efficiency, 0.964);
 }
 
 TEST(ShippedHardware, A100HasNoFp8) {
@@ -269,7 +277,7 @@ TEST(LoadHardware, UnknownKeyWithoutSuggestion) {
   const auto d = problems_with_line(1, "name: test_gpu\nfrobnicate: 3");
   EXPECT_TRUE(HasDiagnostic(d, 2, 1, "frobnicate",
                             "unknown key `frobnicate`; allowed keys: name, description, "
-                            "architecture, sm, l2, hbm, launch, kernels"));
+                            "architecture, sm, l2, hbm, launch, power, kernels"));
   EXPECT_EQ(d.size(), 1u) << d.format();
 }
 
@@ -349,8 +357,9 @@ TEST(LoadHardware, WrongYamlTypes) {
                             "expected an integer from 1 to 1024, got a list"));
   EXPECT_TRUE(HasDiagnostic(problems_with_line(3, "  count: 132.5"), 3, 10, "sm.count",
                             "expected an integer, got \"132.5\""));
-  EXPECT_TRUE(HasDiagnostic(problems_with_line(19, "l2: [50 MiB, 7.3 TB/s]"), 19, 5, "l2",
-                            "expected a map with keys capacity, bandwidth, latency, got a list"));
+  EXPECT_TRUE(HasDiagnostic(
+      problems_with_line(19, "l2: [50 MiB, 7.3 TB/s]"), 19, 5, "l2",
+      "expected a map with keys capacity, bandwidth, latency, partitions, got a list"));
   const auto kernels =
       load_text(replace_line(replace_line(kValid, 22, "kernels: [library]"), 23, ""));
   EXPECT_TRUE(HasDiagnostic(kernels.diagnostics, 22, 10, "kernels",

@@ -18,10 +18,11 @@ namespace {
 const std::string kGemmHeader =
     "name,kernel,schedule,m,n,k,dtype,tile_m,tile_n,tile_k,splits,time_us,time_us_min,"
     "time_us_p90,tflops,runs,out_dtype,reduction,stream_k_mode,fixup,warps,stages,swizzle,ctas,"
-    "sk_tiles,sk_ctas,input_sets,rel_error,profile";
+    "sk_tiles,sk_ctas,input_sets,rel_error,profile,sm_clock_mhz,power_w";
 const std::string kAttentionHeader =
     "name,kernel,variant,batch,heads,kv_heads,q_len,kv_len,kv_lens,head_dim,causal,dtype,splits,"
-    "page_size,time_us,time_us_min,time_us_p90,tflops,gbps,runs,input_sets,rel_error";
+    "page_size,time_us,time_us_min,time_us_p90,tflops,gbps,runs,input_sets,rel_error,sm_clock_mhz,"
+    "power_w";
 
 workloads::AttentionWorkload prefill_workload() {
   workloads::AttentionWorkload workload;
@@ -44,7 +45,7 @@ MeasuredAttentionRow attention_row(const workloads::AttentionWorkload& workload)
   const auto item = make_attention_case(workload);
   EXPECT_TRUE(std::holds_alternative<AttentionCase>(item));
   MeasuredAttentionRow row{std::get<AttentionCase>(item), {}};
-  row.measurement.timed = {812.5, 800.25, 830.0, 20};
+  row.measurement.timed = {812.5, 800.25, 830.0, 20, {}};
   row.measurement.tflops = 169.25;
   row.measurement.gbps = 61.5;
   row.measurement.input_sets = 1;
@@ -162,13 +163,22 @@ TEST(MeasurementCsv, GemmOnlyKeepsTheGemmHeaderAndRows) {
   EXPECT_EQ(csv_header(), kGemmHeader);
 }
 
+// The NVML means of the timed runs, when sampled, close the row.
+TEST(MeasurementCsv, GemmRowsEndWithTheSampledClockAndPower) {
+  MeasuredRow row = gemm_row();
+  row.measurement.clock = {1512.4, 689.96, 40};
+  const std::string text = csv_row(row);
+  EXPECT_EQ(text.substr(text.size() - 11), ",1512,690.0") << text;
+  EXPECT_EQ(row_json(row)["clock_during_timed_runs"]["samples"], 40);
+}
+
 TEST(MeasurementCsv, AttentionOnlyWritesTheContractColumns) {
   const auto text = lines(measurement_csv({attention_row(prefill_workload())}));
   ASSERT_EQ(text.size(), 2u);
   EXPECT_EQ(text[0], kAttentionHeader);
   EXPECT_EQ(text[1],
             "prefill,tilesim_ref,flash,1,32,8,4096,4096,,128,true,bf16,,,812.500,800.250,830.000,"
-            "169.25,61.50,20,1,2.250e-03");
+            "169.25,61.50,20,1,2.250e-03,,");
 }
 
 // The row names the kernel class in `kernel` and keeps the study's variant.
@@ -179,7 +189,7 @@ TEST(MeasurementCsv, WgmmaRowsSayTheKernelAndTheStudyVariant) {
   ASSERT_EQ(text.size(), 2u);
   EXPECT_EQ(text[1],
             "prefill,tilesim_ref_wgmma,flash,1,32,8,4096,4096,,128,true,bf16,,,812.500,800.250,"
-            "830.000,169.25,61.50,20,1,2.250e-03");
+            "830.000,169.25,61.50,20,1,2.250e-03,,");
 }
 
 TEST(MeasurementCsv, MixedStudiesWriteTheUnionGemmColumnsFirst) {
@@ -197,7 +207,7 @@ TEST(MeasurementCsv, MixedStudiesWriteTheUnionGemmColumnsFirst) {
   // The attention row: GEMM-only columns empty, varlen lengths in kv_lens.
   EXPECT_EQ(text[2],
             "prefill,tilesim_ref,,,,,bf16,,,,,812.500,800.250,830.000,169.25,20,,,,,,,,,,,1,"
-            "2.250e-03,,flash,3,32,8,4096,,131072;1024;1024,128,false,,61.50");
+            "2.250e-03,,,,flash,3,32,8,4096,,131072;1024;1024,128,false,,61.50");
 }
 
 // A case whose result check failed has no timing to give: no CSV row, and the

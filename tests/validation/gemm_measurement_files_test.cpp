@@ -7,14 +7,12 @@
 // listed. docs/validation.md has the table with what each file measured.
 //
 // The issue's target is own-kernel MAPE <= 10% on every file. Missed today:
-// dataset_profile_m128n128k32w8 (18.1%: the 128x128 tile, two CTAs per SM),
-// 2026-11-21 stream_k_waves (16.2%), gemm_wgmma (11.9%) and
-// gemm_wgmma_stream_k_fixups (11.0%; both ran the wgmma kernel's tail-first
-// Stream-K order, which no longer exists), validation_2 (10.0%). Files
-// measured on a kernel version that no longer exists are to be re-measured,
-// not dropped: gemm_wgmma, gemm_wgmma_repeats, gemm_wgmma_stream_k_fixups
-// (tail-first wgmma Stream-K) and gemm_wgmma_mma_sync_baseline (mma.sync with
-// 4 fixup loads in flight).
+// dataset_profile_m128n128k32w8 (17.3%: the 128x128 tile, two CTAs per SM),
+// 2026-11-21 stream_k_waves (12.8%), 2026-11-22 gemm_wgmma and
+// gemm_wgmma_stream_k_fixups (11.7%, 10.6%: they ran the wgmma kernel's
+// tail-first Stream-K order, which no longer exists; their 2026-11-26
+// re-measures sit at 6.4% and 5.1%) and unaligned_calibration (10.9%: one
+// tile of unaligned rows is predicted 45% slow).
 
 #include <gtest/gtest.h>
 
@@ -45,33 +43,47 @@ struct FileLimit {
 
 // Today's figures on h100_sxm.measured (own / library MAPE %) in the comments.
 const FileLimit kFiles[] = {
-    {"h100_sxm_2026-11-21_gemm_dataset.csv", 6.1, 6.8},                         // 5.60 / 6.30
-    {"h100_sxm_2026-11-21_gemm_dataset_profile_m128n128k32w8.csv", 18.6, 5.6},  // 18.07 / 5.10
-    {"h100_sxm_2026-11-21_gemm_fixup_calibration.csv", 5.0, 0},                 // 4.50
-    // Worse since the per-kernel / per-unit split (issue 13; was 8.3 / 7.0,
-    // 14.7 / 4.3, 7.9 / 5.9, 9.6): their errors are Stream-K rows predicted too
-    // fast. The old 8.5 us per unit, charged to every Stream-K segment, covered
-    // what Stream-K loses to L2 misses at scattered k offsets; split into what
-    // a launch and a unit pay (fitted on data-parallel rows), Stream-K keeps
-    // only its modelled costs, and the L2 gap shows (docs/validation.md).
-    {"h100_sxm_2026-11-21_gemm_ref_vs_cublas.csv", 10.4, 8.1},           // 9.90 / 7.60
-    {"h100_sxm_2026-11-21_gemm_stream_k_waves.csv", 16.7, 7.3},          // 16.20 / 6.80
-    {"h100_sxm_2026-11-22_gemm_stream_k_waves.csv", 8.9, 7.0},           // 8.40 / 6.50
-    {"h100_sxm_2026-11-22_gemm_wgmma_stream_k_fixups.csv", 11.5, 0},     // 11.00
-    {"h100_sxm_2026-11-22_gemm_wgmma.csv", 12.4, 7.1},                   // 11.90 / 6.60
-    {"h100_sxm_2026-11-22_gemm_wgmma_head_first.csv", 5.8, 6.3},         // 5.30 / 5.80
-    {"h100_sxm_2026-11-22_gemm_wgmma_head_first_rounds_a.csv", 5.0, 0},  // 4.50
-    {"h100_sxm_2026-11-22_gemm_wgmma_head_first_study.csv", 7.9, 6.2},   // 7.40 / 5.70
-    {"h100_sxm_2026-11-22_gemm_wgmma_mma_sync_baseline.csv", 6.0, 6.9},  // 5.50 / 6.40
-    {"h100_sxm_2026-11-22_gemm_wgmma_repeats.csv", 7.1, 2.3},            // 6.60 / 1.80
+    {"h100_sxm_2026-11-21_gemm_dataset.csv", 7.5, 6.9},                         // 7.00 / 6.40
+    {"h100_sxm_2026-11-21_gemm_dataset_profile_m128n128k32w8.csv", 17.8, 6.0},  // 17.30 / 5.50
+    {"h100_sxm_2026-11-21_gemm_fixup_calibration.csv", 4.7, 0},                 // 4.20
+    // The 2026-11-21/22 Stream-K-heavy files improved with the L2 partitions
+    // (Stream-K's scattered k offsets miss in half the L2) and the power law.
+    {"h100_sxm_2026-11-21_gemm_ref_vs_cublas.csv", 7.5, 5.9},    // 7.00 / 5.40
+    {"h100_sxm_2026-11-21_gemm_stream_k_waves.csv", 13.3, 7.1},  // 12.80 / 6.60
+    {"h100_sxm_2026-11-22_gemm_stream_k_waves.csv", 6.2, 6.6},   // 5.70 / 6.10
+    // 2026-11-22 gemm_wgmma, _mma_sync_baseline, _repeats and
+    // _stream_k_fixups ran kernel versions that no longer exist (tail-first
+    // wgmma Stream-K; mma.sync with 4 fixup loads in flight): kept, and
+    // re-measured as the 2026-11-26 files of the same names below.
+    {"h100_sxm_2026-11-22_gemm_wgmma.csv", 12.2, 5.4},                   // 11.70 / 4.90
+    {"h100_sxm_2026-11-22_gemm_wgmma_head_first.csv", 5.8, 6.2},         // 5.30 / 5.70
+    {"h100_sxm_2026-11-22_gemm_wgmma_head_first_rounds_a.csv", 5.1, 0},  // 4.60
+    {"h100_sxm_2026-11-22_gemm_wgmma_head_first_study.csv", 7.9, 4.4},   // 7.40 / 3.90
+    {"h100_sxm_2026-11-22_gemm_wgmma_mma_sync_baseline.csv", 4.6, 5.1},  // 4.10 / 4.60
+    {"h100_sxm_2026-11-22_gemm_wgmma_repeats.csv", 6.5, 2.5},            // 6.00 / 2.00
+    {"h100_sxm_2026-11-22_gemm_wgmma_stream_k_fixups.csv", 11.1, 0},     // 10.60
     // The held-out study (kernels/studies/gemm_validation_2.yaml), never fitted
-    // on; measured 2026-11-25 (13.02 / 12.32 before the issue-13 refit; targets:
-    // own <= 7%, cuBLAS <= 8%), and 70 of its rows again on 2026-11-26.
-    {"h100_sxm_2026-11-25_gemm_validation_2.csv", 10.5, 7.2},        // 10.00 / 6.70
-    {"h100_sxm_2026-11-26_gemm_validation_2_repeat.csv", 7.5, 4.9},  // 7.00 / 4.40
-    // The mechanism calibration (kernels/studies/gemm_mechanism_calibration.yaml):
-    // its named rows are fitted on (kernels/microbench/fit_kernel_profiles.py).
-    {"h100_sxm_2026-11-26_gemm_mechanism_calibration.csv", 3.5, 8.9},  // 3.00 / 8.40
+    // on; measured 2026-11-25 (10.00 / 6.70 before the power law, L2 partitions
+    // and unaligned loads; 13.02 / 12.32 before issue 13), and 70 of its rows
+    // again on 2026-11-26. Looked at too often to be held out any more:
+    // gemm_validation_3 is.
+    {"h100_sxm_2026-11-25_gemm_validation_2.csv", 9.8, 6.3},         // 9.30 / 5.80
+    {"h100_sxm_2026-11-26_gemm_validation_2_repeat.csv", 8.3, 5.6},  // 7.80 / 5.10
+    // The third held-out study (kernels/studies/gemm_validation_3.yaml), written
+    // before this round's model changes and measured once after them (9.76 /
+    // 7.48 with the model before them); targets own <= 7%, cuBLAS <= 8%.
+    {"h100_sxm_2026-11-26_gemm_validation_3.csv", 9.2, 6.1},  // 8.70 / 5.60
+    // Calibration files (kernels/microbench/fit_kernel_profiles.py and
+    // fit_power_law.py fit on their named rows), measured with the sustained warm-up.
+    {"h100_sxm_2026-11-26_gemm_clock_calibration.csv", 3.6, 5.5},        // 3.10 / 5.00
+    {"h100_sxm_2026-11-26_gemm_mechanism_calibration.csv", 3.5, 7.0},    // 3.00 / 6.50
+    {"h100_sxm_2026-11-26_gemm_stream_k_l2_calibration.csv", 4.2, 0},    // 3.70
+    {"h100_sxm_2026-11-26_gemm_unaligned_calibration.csv", 11.4, 13.2},  // 10.90 / 12.70
+    // The re-measures, today's kernels, sustained warm-up.
+    {"h100_sxm_2026-11-26_gemm_wgmma.csv", 6.9, 4.6},                    // 6.40 / 4.10
+    {"h100_sxm_2026-11-26_gemm_wgmma_mma_sync_baseline.csv", 4.9, 5.4},  // 4.40 / 4.90
+    {"h100_sxm_2026-11-26_gemm_wgmma_repeats.csv", 6.0, 1.9},            // 5.50 / 1.40
+    {"h100_sxm_2026-11-26_gemm_wgmma_stream_k_fixups.csv", 5.6, 0},      // 5.10
 };
 
 // GEMM files that are not tilesim-measure output.

@@ -23,7 +23,9 @@ hw::HardwareSpec compute_only_h100() {
   return load_h100({{"l2.bandwidth", "400 TB/s"},
                     {"hbm.bandwidth", "90 TB/s"},
                     {"sm.l2_port_bandwidth", "10 TB/s"},
-                    {"kernels.library.kernel_overhead", "0 us"}});
+                    {"kernels.library.kernel_overhead", "0 us"},
+                    // The clock from busy SMs alone (tensor_clock_fraction), not the power law.
+                    {"power.limit_w", "0"}});
 }
 
 GemmWorkload bf16_gemm(std::int64_t m, std::int64_t n, std::int64_t k) {

@@ -46,7 +46,7 @@ TEST(GemmSchedules, StreamKBeatsDataParallelOnAWaveQuantizedShape) {
   const hw::HardwareSpec spec = h100();
   const double dp_us = simulate(square_1536_128x128("data_parallel"), spec).result.time_us();
   const double sk_us = simulate(square_1536_128x128("stream_k"), spec).result.time_us();
-  EXPECT_GT(dp_us / sk_us, 1.3) << "DP " << dp_us << " us, Stream-K " << sk_us << " us";
+  EXPECT_GT(dp_us / sk_us, 1.25) << "DP " << dp_us << " us, Stream-K " << sk_us << " us";
 }
 
 TEST(GemmSchedules, LargeSquareGemmIsWithinFivePercentAcrossSchedules) {

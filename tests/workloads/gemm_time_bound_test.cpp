@@ -39,7 +39,9 @@ TEST_P(GemmTimeBound, NeverExceedsTheSimulatedTimeOfAnyCandidate) {
     const double time_us = run.value->result.time_us();
     EXPECT_LE(bound_us, time_us) << run.value->schedule << " " << kernel.value->tile_m << "x"
                                  << kernel.value->tile_n;
-    if (bound_us > 0.5 * time_us) ++tight;
+    // The bound runs the tensor cores at sm.clock; the power law may hold
+    // the simulated kernel to ~2/3 of it, and small kernels pay fixed costs.
+    if (bound_us > 0.25 * time_us) ++tight;
   }
   // A bound far below every time would prune nothing.
   EXPECT_GT(tight, 0);

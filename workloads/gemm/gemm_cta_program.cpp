@@ -1,6 +1,7 @@
 #include "workloads/gemm/gemm_cta_program.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "workloads/gemm/gemm_kernel_launch.hpp"
 
@@ -21,6 +22,20 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
 }
 
+// Rows of A (k elements) and B (n elements) start on 16-byte boundaries, as
+// cp.async and TMA need.
+bool rows_16_byte_aligned(const GemmProblem& problem) {
+  const auto row_bytes = [&](std::int64_t elements) {
+    return static_cast<double>(elements) * hw::bytes_per_element(problem.input_type);
+  };
+  return std::fmod(row_bytes(problem.k), 16.0) == 0 && std::fmod(row_bytes(problem.n), 16.0) == 0;
+}
+
+double unaligned_bytes_in_flight(const GemmProblem& problem, const hw::KernelProfile& kernel) {
+  if (kernel.unaligned_bytes_in_flight_per_thread <= 0 || rows_16_byte_aligned(problem)) return 0;
+  return kernel.warps * kThreadsPerWarp * kernel.unaligned_bytes_in_flight_per_thread;
+}
+
 }  // namespace
 
 GemmCtaProgramBuilder::GemmCtaProgramBuilder(const GemmProblem& problem,
@@ -33,7 +48,8 @@ GemmCtaProgramBuilder::GemmCtaProgramBuilder(const GemmProblem& problem,
       tile_rows_(ceil_div(problem.m, kernel.tile_m)),
       tile_cols_(ceil_div(problem.n, kernel.tile_n)),
       k_blocks_(ceil_div(problem.k, kernel.tile_k)),
-      chunk_blocks_(ceil_div(k_blocks_, kMaxChunksPerPanel)) {}
+      chunk_blocks_(ceil_div(k_blocks_, kMaxChunksPerPanel)),
+      unaligned_bytes_in_flight_(unaligned_bytes_in_flight(problem, kernel)) {}
 
 std::int64_t GemmCtaProgramBuilder::tile_extent_rows(std::int64_t tile_row) const {
   return std::min<std::int64_t>(kernel_.tile_m, problem_.m - tile_row * kernel_.tile_m);
@@ -109,6 +125,14 @@ void GemmCtaProgramBuilder::add_main_loop(gpu::CtaProgram& program, std::uint16_
     step.bytes_in_flight = in_flight;
     step.waits_for_first_data = fills_pipeline && begin == k_block_begin;
     if (step.waits_for_first_data) step.setup_s = kernel_.work_unit_overhead_s;
+    if (unaligned_bytes_in_flight_ > 0) {
+      // Gathered through registers: the MMAs wait for the loads, nothing overlaps.
+      gpu::CtaStep mmas = mma_step(0, segment);
+      std::swap(mmas.flops, step.flops);
+      step.bytes_in_flight = unaligned_bytes_in_flight_;
+      program.steps.push_back(std::move(step));
+      step = std::move(mmas);
+    }
     program.steps.push_back(std::move(step));
     begin = end;
   }

@@ -6,7 +6,10 @@
 //
 // Main loop: one step per k-chunk (A and B reads overlapped with the
 // tensor-core work; the first step of a CTA waits one memory latency to fill
-// the pipeline), then the last k-block's MMAs, which nothing overlaps.
+// the pipeline), then the last k-block's MMAs, which nothing overlaps. Rows
+// that are not 16-byte aligned, on a kernel that gathers them through
+// registers (KernelProfile::unaligned_bytes_in_flight_per_thread): each chunk's
+// reads, then its MMAs, one after the other.
 
 #include <cstdint>
 #include <memory>
@@ -84,6 +87,8 @@ class GemmCtaProgramBuilder {
   std::int64_t tile_cols_;
   std::int64_t k_blocks_;
   std::int64_t chunk_blocks_;  // k-blocks per L2-tracked chunk of a panel
+  // Bytes a CTA has in flight in the unaligned main loop; 0: the aligned one runs.
+  double unaligned_bytes_in_flight_ = 0;
 };
 
 }  // namespace tilesim::workloads
