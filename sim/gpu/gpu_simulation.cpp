@@ -305,11 +305,10 @@ SimulationResult simulate(const KernelPlan& plan, const hw::HardwareSpec& spec,
   if (spec.power.limit_w <= 0) return GpuRun(plan, spec, options, {}).run();
   // The power law: a first run with every kernel at sm.clock measures each
   // kernel's load (busy SMs, tensor flops and DRAM bytes per second); the clock
-  // at which that load fits the limit is the one the second run uses.
-  SimulationOptions probe_options;
-  probe_options.max_effort_events = options.max_effort_events;
+  // at which that load fits the limit is the one the second run uses. When
+  // every kernel fits at sm.clock, the first run is the answer.
   const std::vector<double> at_max(plan.kernels.size(), 1.0);
-  const SimulationResult probe = GpuRun(plan, spec, probe_options, at_max).run();
+  SimulationResult probe = GpuRun(plan, spec, options, at_max).run();
   std::vector<double> fractions;
   fractions.reserve(plan.kernels.size());
   for (std::size_t i = 0; i < plan.kernels.size(); ++i) {
@@ -325,6 +324,7 @@ SimulationResult simulate(const KernelPlan& plan, const hw::HardwareSpec& spec,
     fractions.push_back(hw::power_limited_clock_hz(spec.power, spec.sm.clock_hz, load) /
                         spec.sm.clock_hz);
   }
+  if (fractions == at_max) return probe;
   return GpuRun(plan, spec, options, std::move(fractions)).run();
 }
 
