@@ -1,22 +1,18 @@
 #include "kernels/measure/calibrate_command.hpp"
 
 #include <cuda_runtime_api.h>
-#include <fmt/format.h>
 
 #include <cstdio>
 #include <exception>
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "app/report/output_file.hpp"
 #include "hwmodels/hardware_loader.hpp"
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/measure/measurement_writer.hpp"
 #include "kernels/measure/run_environment.hpp"
+#include "kernels/microbench/calibrated_hardware_file.hpp"
 #include "kernels/microbench/calibration_run.hpp"
-#include "kernels/microbench/hardware_yaml_rewrite.hpp"
-#include "kernels/microbench/measured_hardware_fields.hpp"
 #include "kernels/microbench/microbench_table.hpp"
 
 namespace tilesim::measure {
@@ -33,29 +29,6 @@ struct CalibrateOptions {
   std::string csv;                   // raw results; the JSON sidecar goes beside it
   std::filesystem::path config_dir;  // kernel profiles for a file outside configs/hw
 };
-
-std::optional<std::string> read_text(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return std::nullopt;
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
-// The header that says where the file came from, above the base file's own.
-std::string provenance_header(const RunEnvironment& environment, const std::string& base,
-                              const std::string& raw_csv) {
-  return fmt::format(
-      "# Calibrated by `tilesim-measure calibrate` on {} ({} SMs, driver {}, CUDA {}.{}), {}.\n"
-      "# Values commented `measured:` come from kernels/microbench{}; every other value and\n"
-      "# comment is the base file's ({}).\n",
-      environment.gpu, environment.sm_count, environment.driver_version,
-      environment.cuda_runtime / 1000, environment.cuda_runtime % 1000 / 10, environment.date_utc,
-      raw_csv.empty()
-          ? ""
-          : fmt::format(" (raw results: {})", std::filesystem::path(raw_csv).filename().string()),
-      std::filesystem::path(base).filename().string());
-}
 
 bool write_raw_results(const CalibrateOptions& options,
                        const std::vector<microbench::MicrobenchResult>& results,
@@ -94,8 +67,7 @@ bool write_raw_results(const CalibrateOptions& options,
 int calibrate(const CalibrateOptions& options) {
   const config::Loaded<hw::HardwareSpec> base =
       hw::load_hardware_spec(options.base, {}, options.config_dir);
-  const std::optional<std::string> base_text = read_text(options.base);
-  if (!base.ok() || !base_text) {
+  if (!base.ok()) {
     std::fprintf(stderr, "%s", base.diagnostics.format().c_str());
     return kExitUsage;
   }
@@ -123,18 +95,21 @@ int calibrate(const CalibrateOptions& options) {
     return kExitUsage;
   }
 
-  std::vector<microbench::MeasuredField> fields =
-      microbench::measured_fields(results, *base.value, environment.date_utc.substr(0, 10));
-  const std::string name = std::filesystem::path(options.out).stem().string();
-  fields.push_back({"name", name, "tilesim-measure calibrate of " + base.value->name});
+  const microbench::CalibratedFileSources sources{
+      options.base,
+      options.csv.empty() ? "" : std::filesystem::path(options.csv).filename().string(),
+      std::filesystem::path(options.out).stem().string()};
+  const microbench::CalibrationProvenance provenance{
+      environment.gpu, environment.sm_count, environment.driver_version, environment.cuda_runtime,
+      environment.date_utc};
   const config::Loaded<std::string> text =
-      microbench::rewrite_hardware_yaml(*base_text, options.base, fields);
+      microbench::calibrated_hardware_yaml(sources, options.config_dir, results, provenance);
   if (!text.ok()) {
     std::fprintf(stderr, "%s", text.diagnostics.format().c_str());
     return kExitUsage;
   }
-  if (const std::optional<std::string> problem = report::write_file_atomically(
-          options.out, provenance_header(environment, options.base, options.csv) + *text.value)) {
+  if (const std::optional<std::string> problem =
+          report::write_file_atomically(options.out, *text.value)) {
     std::fprintf(stderr, "tilesim-measure calibrate: cannot write %s: %s\n", options.out.c_str(),
                  problem->c_str());
     return kExitUsage;
@@ -146,8 +121,8 @@ int calibrate(const CalibrateOptions& options) {
     std::fprintf(stderr, "%s", written.diagnostics.format().c_str());
     return kExitInvalidOutput;
   }
-  std::printf("wrote %s (%zu measured values; the rest from %s)\n", options.out.c_str(),
-              fields.size() - 1, options.base.c_str());
+  std::printf("wrote %s (measured values commented `measured:`; the rest from %s)\n",
+              options.out.c_str(), options.base.c_str());
   return 0;
 }
 

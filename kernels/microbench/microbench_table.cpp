@@ -47,4 +47,15 @@ nlohmann::json microbench_json(const std::vector<MicrobenchResult>& results) {
   return list;
 }
 
+std::vector<MicrobenchResult> microbench_results_from_json(const nlohmann::json& list) {
+  std::vector<MicrobenchResult> results;
+  for (const nlohmann::json& r : list) {
+    results.push_back({r.at("name").get<std::string>(), r.at("value").get<double>(),
+                       r.at("lowest").get<double>(), r.at("highest").get<double>(),
+                       r.at("unit").get<std::string>(), r.at("runs").get<int>(),
+                       r.at("method").get<std::string>()});
+  }
+  return results;
+}
+
 }  // namespace tilesim::microbench

@@ -18,4 +18,8 @@ std::string microbench_csv(const std::vector<MicrobenchResult>& results);
 
 nlohmann::json microbench_json(const std::vector<MicrobenchResult>& results);
 
+// The inverse of microbench_json (a raw results sidecar's `results`); throws
+// nlohmann::json::exception on a missing or mistyped field.
+std::vector<MicrobenchResult> microbench_results_from_json(const nlohmann::json& list);
+
 }  // namespace tilesim::microbench
