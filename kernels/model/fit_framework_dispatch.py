@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Fit `launch.framework_dispatch` (the framework's host cost per eager op) on
+the dispatch probe of torch_llama_forward.py, never on model rows.
+
+The probe is a 4-layer decode forward at toy dimensions, launched eagerly: every
+kernel is a few microseconds of GPU work, so the forward is host-bound, and with
+no split-K every op launches one kernel. Its host time per kernel is what the
+simulator charges an eager framework op: launch.framework_dispatch +
+launch.host_issue (the view ops and Python between kernels included). The fit
+is the median of every probe sample of the listed runs minus host_issue of the
+base hardware file.
+
+  fit_framework_dispatch.py          # print the fit
+  fit_framework_dispatch.py --check  # the committed value is the fit (CI)
+
+Exit status: 0; 1 the committed value is not the fit (--check); 2 usage.
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PROBE_RUNS = ["bench/measurements/h100_sxm_2026-11-26_model_forward_2.json",
+              "bench/measurements/h100_sxm_2026-11-26_model_forward_qwen.json",
+              "bench/measurements/h100_sxm_2026-11-26_model_forward_repeat.json"]
+HARDWARE = "configs/hw/h100_sxm.yaml"
+STEP_US = 0.1  # the YAML's rounding
+
+
+def yaml_us(text, key):
+    match = re.search(rf'^\s+{key}:\s*"?([0-9.]+) us"?', text, re.MULTILINE)
+    if not match:
+        sys.exit(f"fit_framework_dispatch: {HARDWARE}: no launch.{key} in us")
+    return float(match.group(1))
+
+
+def main(argv):
+    p = argparse.ArgumentParser()
+    p.add_argument("--check", action="store_true")
+    args = p.parse_args(argv)
+    samples = []
+    for run in PROBE_RUNS:
+        with open(os.path.join(REPO, run)) as f:
+            samples += [s["us_per_kernel"] for s in json.load(f)["dispatch_probe"]["samples"]]
+    with open(os.path.join(REPO, HARDWARE)) as f:
+        hardware = f.read()
+    per_kernel_us = statistics.median(samples)
+    fit_us = round((per_kernel_us - yaml_us(hardware, "host_issue")) / STEP_US) * STEP_US
+    print(f"{len(samples)} probe samples: median {per_kernel_us:.2f} us per kernel "
+          f"(min {min(samples):.2f}, max {max(samples):.2f}); "
+          f"launch.framework_dispatch = {fit_us:.1f} us")
+    if args.check:
+        committed = yaml_us(hardware, "framework_dispatch")
+        if abs(committed - fit_us) > STEP_US / 2:
+            print(f"fit_framework_dispatch: {HARDWARE} has {committed} us, the fit is {fit_us:.1f}",
+                  file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
