@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""What one PyTorch kernel of each family costs in a CUDA graph, per node.
+
+A plain PyTorch forward launches a few families of small kernels (ATen's
+code): vectorized elementwise (contiguous, one dtype: pow, add, rsqrt, the
+bf16 narrowing copy, SiLU, mul), the generic `elementwise_kernel`
+(broadcasting or strided operands: x * rstd, weight * x, q * cos, neg of a
+slice, the KV-cache copy), the upcasting copy (`unrolled_elementwise_kernel`,
+bf16 -> fp32), the row reduction (`reduce_kernel`, the fp32 mean) and
+`cat`. Each is timed alone as the slope of a CUDA graph's replay time over
+its node count (16 and 128 nodes of the same op), at a decode step's size
+(`rows` x 4096 values); `launch.framework_kernels` in the hardware file is
+each family's time over a minimal kernel of the same size
+(kernels/microbench `graph_node_copy`), fitted by fit_framework_kernels.py.
+
+  python3 kernels/model/pytorch_kernel_families.py --csv OUT.csv [--json OUT.json]
+
+Method: inputs random normal; each graph replayed after 3 warm-up replays,
+21 timed replays between CUDA events, median; slope = (t128 - t16) / 112.
+Exit status: 0; 3 no GPU.
+"""
+import argparse
+import csv
+import datetime
+import json
+import os
+import statistics
+import sys
+
+HIDDEN = 4096
+ROWS = (1, 8, 64)  # a decode step's batch
+NODES = (16, 128)
+RUNS = 21
+
+
+def ops(torch, rows):
+    """{(family, op): (callable, values it reads)}: the forward's own ops at `rows` x 4096."""
+    bf = torch.randn(rows, 1, HIDDEN, device="cuda", dtype=torch.bfloat16)
+    f32 = bf.float()
+    rstd = torch.rand(rows, 1, 1, device="cuda") + 0.5
+    weight = torch.randn(HIDDEN, device="cuda", dtype=torch.bfloat16)
+    heads = bf.view(rows, 32, 1, 128)
+    cos = torch.randn(1, 128, device="cuda", dtype=torch.bfloat16)
+    cache = torch.zeros(rows, 32, 64, 128, device="cuda", dtype=torch.bfloat16)
+    return {
+        ("vectorized", "pow"): lambda: f32.pow(2),
+        ("vectorized", "add"): lambda: bf + bf,
+        ("vectorized", "to_bf16"): lambda: f32.to(torch.bfloat16),
+        ("generic", "mul_rstd"): lambda: f32 * rstd,
+        ("generic", "mul_weight"): lambda: weight * bf,
+        ("generic", "mul_cos"): lambda: heads * cos,
+        ("generic", "cache_write"): lambda: cache[:, :, 7:8].copy_(heads),
+        ("upcast_copy", "to_fp32"): lambda: bf.to(torch.float32),
+        ("reduction", "mean"): lambda: f32.mean(-1, keepdim=True),
+        ("cat", "cat"): lambda: torch.cat((heads[..., 64:], heads[..., :64]), dim=-1),
+    }
+
+
+def graph_us(torch, fn, nodes):
+    graph = torch.cuda.CUDAGraph()
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        for _ in range(3):
+            fn()
+    torch.cuda.current_stream().wait_stream(stream)
+    with torch.cuda.graph(graph):
+        for _ in range(nodes):
+            fn()
+    for _ in range(3):
+        graph.replay()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    times = []
+    for _ in range(RUNS):
+        torch.cuda.synchronize()
+        start.record()
+        graph.replay()
+        end.record()
+        end.synchronize()
+        times.append(1000.0 * start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def main(argv):
+    p = argparse.ArgumentParser()
+    p.add_argument("--csv", required=True)
+    p.add_argument("--json")
+    args = p.parse_args(argv)
+    import torch
+    if not torch.cuda.is_available():
+        print("pytorch_kernel_families: no GPU", file=sys.stderr)
+        return 3
+    torch.manual_seed(0)
+    started = datetime.datetime.now(datetime.timezone.utc).isoformat()
+    rows_out = []
+    with torch.inference_mode():
+        for rows in ROWS:
+            for (family, op), fn in ops(torch, rows).items():
+                t = {n: graph_us(torch, fn, n) for n in NODES}
+                node_us = (t[NODES[1]] - t[NODES[0]]) / (NODES[1] - NODES[0])
+                rows_out.append(dict(family=family, op=op, rows=rows, cols=HIDDEN,
+                                     node_us=f"{node_us:.4f}",
+                                     graph_us_16=f"{t[NODES[0]]:.2f}",
+                                     graph_us_128=f"{t[NODES[1]]:.2f}"))
+                print(f"{family:12s} {op:12s} rows {rows:4d}: {node_us:7.3f} us a node", flush=True)
+    with open(args.csv, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows_out[0]))
+        writer.writeheader()
+        writer.writerows(rows_out)
+    sidecar = dict(script="kernels/model/pytorch_kernel_families.py", started=started,
+                   finished=datetime.datetime.now(datetime.timezone.utc).isoformat(),
+                   gpu=torch.cuda.get_device_name(0), torch=torch.__version__,
+                   cuda=torch.version.cuda,
+                   git_revision=os.environ.get("TILESIM_GIT_REVISION", "unknown"),
+                   method=f"slope of a CUDA graph's replay time (median of {RUNS}) over "
+                          f"{NODES[0]} and {NODES[1]} nodes of one op")
+    with open(args.json or os.path.splitext(args.csv)[0] + ".json", "w") as f:
+        json.dump(sidecar, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
