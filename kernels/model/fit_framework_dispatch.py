@@ -7,8 +7,8 @@ kernel is a few microseconds of GPU work, so the forward is host-bound, and with
 no split-K every op launches one kernel. Its host time per kernel is what the
 simulator charges an eager framework op: launch.framework_dispatch +
 launch.host_issue (the view ops and Python between kernels included). The fit
-is the median of every probe sample of the listed runs minus host_issue of the
-base hardware file.
+is, per hardware file, the median of every probe sample of its runs (the host
+that GPU was lent with) minus that file's host_issue.
 
   fit_framework_dispatch.py          # print the fit
   fit_framework_dispatch.py --check  # the committed value is the fit (CI)
@@ -23,17 +23,21 @@ import statistics
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PROBE_RUNS = ["bench/measurements/h100_sxm_2026-11-26_model_forward_2.json",
-              "bench/measurements/h100_sxm_2026-11-26_model_forward_qwen.json",
-              "bench/measurements/h100_sxm_2026-11-26_model_forward_repeat.json"]
-HARDWARE = "configs/hw/h100_sxm.yaml"
+# Each hardware file and the runs whose probe it is fitted on (the host the GPU was lent with).
+PROBE_RUNS = {
+    "configs/hw/h100_sxm.yaml": ["bench/measurements/h100_sxm_2026-11-26_model_forward_2.json",
+                                 "bench/measurements/h100_sxm_2026-11-26_model_forward_qwen.json",
+                                 "bench/measurements/h100_sxm_2026-11-26_model_forward_repeat.json"],
+    "configs/hw/h200_sxm.yaml": ["bench/measurements/h200_sxm_2026-11-26_model_forward_3.json",
+                                 "bench/measurements/h200_sxm_2026-11-26_model_forward_mistral.json"],
+}
 STEP_US = 0.1  # the YAML's rounding
 
 
-def yaml_us(text, key):
+def yaml_us(text, key, hardware):
     match = re.search(rf'^\s+{key}:\s*"?([0-9.]+) us"?', text, re.MULTILINE)
     if not match:
-        sys.exit(f"fit_framework_dispatch: {HARDWARE}: no launch.{key} in us")
+        sys.exit(f"fit_framework_dispatch: {hardware}: no launch.{key} in us")
     return float(match.group(1))
 
 
@@ -41,24 +45,26 @@ def main(argv):
     p = argparse.ArgumentParser()
     p.add_argument("--check", action="store_true")
     args = p.parse_args(argv)
-    samples = []
-    for run in PROBE_RUNS:
-        with open(os.path.join(REPO, run)) as f:
-            samples += [s["us_per_kernel"] for s in json.load(f)["dispatch_probe"]["samples"]]
-    with open(os.path.join(REPO, HARDWARE)) as f:
-        hardware = f.read()
-    per_kernel_us = statistics.median(samples)
-    fit_us = round((per_kernel_us - yaml_us(hardware, "host_issue")) / STEP_US) * STEP_US
-    print(f"{len(samples)} probe samples: median {per_kernel_us:.2f} us per kernel "
-          f"(min {min(samples):.2f}, max {max(samples):.2f}); "
-          f"launch.framework_dispatch = {fit_us:.1f} us")
-    if args.check:
-        committed = yaml_us(hardware, "framework_dispatch")
-        if abs(committed - fit_us) > STEP_US / 2:
-            print(f"fit_framework_dispatch: {HARDWARE} has {committed} us, the fit is {fit_us:.1f}",
-                  file=sys.stderr)
-            return 1
-    return 0
+    stale = 0
+    for hardware, runs in PROBE_RUNS.items():
+        samples = []
+        for run in runs:
+            with open(os.path.join(REPO, run)) as f:
+                samples += [s["us_per_kernel"] for s in json.load(f)["dispatch_probe"]["samples"]]
+        with open(os.path.join(REPO, hardware)) as f:
+            text = f.read()
+        per_kernel_us = statistics.median(samples)
+        fit_us = round((per_kernel_us - yaml_us(text, "host_issue", hardware)) / STEP_US) * STEP_US
+        print(f"{hardware}: {len(samples)} probe samples, median {per_kernel_us:.2f} us per kernel "
+              f"(min {min(samples):.2f}, max {max(samples):.2f}): "
+              f"launch.framework_dispatch = {fit_us:.1f} us")
+        if args.check:
+            committed = yaml_us(text, "framework_dispatch", hardware)
+            if abs(committed - fit_us) > STEP_US / 2:
+                print(f"fit_framework_dispatch: {hardware} has {committed} us, the fit is "
+                      f"{fit_us:.1f}", file=sys.stderr)
+                stale += 1
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":

@@ -9,9 +9,10 @@ slice, the KV-cache copy), the upcasting copy (`unrolled_elementwise_kernel`,
 bf16 -> fp32), the row reduction (`reduce_kernel`, the fp32 mean) and
 `cat`. Each is timed alone as the slope of a CUDA graph's replay time over
 its node count (16 and 128 nodes of the same op), at a decode step's size
-(`rows` x 4096 values); `launch.framework_kernels` in the hardware file is
-each family's time over a minimal kernel of the same size
-(kernels/microbench `graph_node_copy`), fitted by fit_framework_kernels.py.
+(`rows` x 4096 values). Beside a minimal kernel's node (kernels/microbench
+`graph_node_copy`, 1.02 us on an H100) it says how much each family's code
+adds; the model does not use it yet (docs/models.md: the measured families
+explain only about a quarter of the small-batch graph gap).
 
   python3 kernels/model/pytorch_kernel_families.py --csv OUT.csv [--json OUT.json]
 
