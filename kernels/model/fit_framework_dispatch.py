@@ -27,7 +27,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 PROBE_RUNS = {
     "configs/hw/h100_sxm.yaml": ["bench/measurements/h100_sxm_2026-11-26_model_forward_2.json",
                                  "bench/measurements/h100_sxm_2026-11-26_model_forward_qwen.json",
-                                 "bench/measurements/h100_sxm_2026-11-26_model_forward_repeat.json"],
+                                 "bench/measurements/h100_sxm_2026-11-26_model_forward_repeat.json",
+                                 "bench/measurements/h100_sxm_2026-11-26_model_forward_3.json",
+                                 "bench/measurements/h100_sxm_2026-11-26_model_forward_mistral.json"],
     "configs/hw/h200_sxm.yaml": ["bench/measurements/h200_sxm_2026-11-26_model_forward_3.json",
                                  "bench/measurements/h200_sxm_2026-11-26_model_forward_mistral.json"],
 }
