@@ -8,7 +8,9 @@ bf16 narrowing copy, SiLU, mul), the generic `elementwise_kernel`
 slice, the KV-cache copy), the upcasting copy (`unrolled_elementwise_kernel`,
 bf16 -> fp32), the row reduction (`reduce_kernel`, the fp32 mean) and
 `cat`. Each is timed alone as the slope of a CUDA graph's replay time over
-its node count (16 and 128 nodes of the same op), at a decode step's size
+its node count (16 and 128 nodes of the same op), and every op in turn (the
+`mixed` rows: 20 and 130 nodes, each another kernel than the one before, as in
+a forward), at a decode step's size
 (`rows` x 4096 values). Beside a minimal kernel's node (kernels/microbench
 `graph_node_copy`, 1.02 us on an H100) it says how much each family's code
 adds; the model does not use it yet (docs/models.md: the measured families
@@ -96,13 +98,27 @@ def main(argv):
     rows_out = []
     with torch.inference_mode():
         for rows in ROWS:
-            for (family, op), fn in ops(torch, rows).items():
+            family_ops = ops(torch, rows)
+
+            def mixed():  # every op once, in turn: each node runs another kernel than the last
+                for fn in family_ops.values():
+                    fn()
+
+            t = {n: graph_us(torch, mixed, n // len(family_ops)) for n in (20, 130)}
+            node_us = (t[130] - t[20]) / (130 - 20)
+            rows_out.append(dict(family="mixed", op="all_in_turn", rows=rows, cols=HIDDEN,
+                                 node_us=f"{node_us:.4f}", nodes_small=20,
+                                 graph_us_small=f"{t[20]:.2f}", nodes_large=130,
+                                 graph_us_large=f"{t[130]:.2f}"))
+            print(f"{'mixed':12s} {'all_in_turn':12s} rows {rows:4d}: {node_us:7.3f} us a node",
+                  flush=True)
+            for (family, op), fn in family_ops.items():
                 t = {n: graph_us(torch, fn, n) for n in NODES}
                 node_us = (t[NODES[1]] - t[NODES[0]]) / (NODES[1] - NODES[0])
                 rows_out.append(dict(family=family, op=op, rows=rows, cols=HIDDEN,
                                      node_us=f"{node_us:.4f}",
-                                     graph_us_16=f"{t[NODES[0]]:.2f}",
-                                     graph_us_128=f"{t[NODES[1]]:.2f}"))
+                                     nodes_small=NODES[0], graph_us_small=f"{t[NODES[0]]:.2f}",
+                                     nodes_large=NODES[1], graph_us_large=f"{t[NODES[1]]:.2f}"))
                 print(f"{family:12s} {op:12s} rows {rows:4d}: {node_us:7.3f} us a node", flush=True)
     with open(args.csv, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows_out[0]))
