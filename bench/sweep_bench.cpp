@@ -35,8 +35,9 @@ vary:
     range: {from: 256, to: 6400, step: 256}
 )";
 
-SweepSpec load_thousand_points() {
+SweepSpec load_thousand_points(int threads) {
   SweepLoadOptions options;
+  options.threads = threads;
   options.config_dir = TILESIM_CONFIG_DIR;
   options.schedule_names = study_schedule_names(builtin_gemm_schedules());
   auto loaded = load_sweep_text(kThousandPoints, "bench_sweep.yaml", options);
@@ -54,7 +55,7 @@ void sweep_1000_points(benchmark::State& state) {
   options.threads = static_cast<int>(state.range(0));
   std::size_t runs = 0;
   for (auto _ : state) {
-    const SweepSpec spec = load_thousand_points();
+    const SweepSpec spec = load_thousand_points(options.threads);
     auto result = run_sweep(spec, registry, options);
     runs = result.value->runs.size();
     benchmark::DoNotOptimize(result);
@@ -73,8 +74,15 @@ BENCHMARK(sweep_1000_points)
 
 // Reading and checking alone.
 void sweep_1000_points_validation(benchmark::State& state) {
-  for (auto _ : state) benchmark::DoNotOptimize(load_thousand_points());
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(load_thousand_points(static_cast<int>(state.range(0))));
+  }
 }
-BENCHMARK(sweep_1000_points_validation)->Unit(benchmark::kMillisecond);
+BENCHMARK(sweep_1000_points_validation)
+    ->ArgName("threads")
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace

@@ -102,6 +102,7 @@ config::Loaded<workloads::SweepSpec> load_checked_sweep(
   workloads::SweepLoadOptions load_options{config_dir(), options.hardware, *overrides.value,
                                            workloads::study_schedule_names(schedules)};
   load_options.max_events = options.max_events;
+  load_options.threads = options.threads;
   config::Loaded<workloads::SweepSpec> spec =
       workloads::load_sweep(options.sweep_path, load_options);
   if (!spec.ok()) return spec;

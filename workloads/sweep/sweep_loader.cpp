@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "hwmodels/guarded_read.hpp"
 #include "hwmodels/yaml_file.hpp"
@@ -27,6 +30,9 @@ constexpr std::size_t kMaxProblemPoints = 20;
 // wrong with the values, few enough that a bad file is refused at once (a
 // point costs about 0.25 ms to read and lower).
 constexpr std::size_t kPointsReadBesideOtherProblems = 256;
+// Points read between two reports: few enough that a file whose points are all
+// bad stops soon after kMaxProblemPoints, many enough to keep the threads busy.
+constexpr std::size_t kPointsPerRound = 128;
 const config::SourceLocation kHwOption{"--hw", 0, 0};
 
 // The top-level keys as read; the maps and lists are read further below.
@@ -194,47 +200,90 @@ class PointReader {
 
   // Problems of the first point are reported as they are; a later point's are
   // reported only when new, naming the point when the problem does not point at
-  // a `vary:` value itself.
+  // a `vary:` value itself. Points are read in rounds: their GPUs in point order
+  // (a GPU file loads once, its problems going to the first point that names
+  // it), their workloads on `options.threads` threads, then their problems and
+  // jobs in point order, so the result is the same for any number of threads.
   void read_points(const std::vector<PointSchedule>& schedules, std::size_t max_points) {
-    std::set<std::string> first_point;
-    std::set<std::string> reported;
-    std::size_t problem_points = 0;
     const std::size_t points = std::min(spec_.point_count(), max_points);
-    for (std::size_t point = 0; point < points; ++point) {
-      config::Diagnostics problems;
-      read_point(point, schedules, problems);
-      config::Diagnostics fresh;
-      for (const config::Diagnostic& problem : problems.items()) {
-        const std::string text = problem_text(problem);
-        const bool at_value =
-            problem.key_path.starts_with("vary[") || problem.key_path.starts_with("schedules[");
-        if (point == 0) first_point.insert(text);
-        if (point == 0 || at_value) {
-          if (reported.insert(text).second) {
-            fresh.add(problem.where, problem.key_path, problem.message);
-          }
-        } else if (!first_point.contains(text)) {
-          const std::string message =
-              fmt::format("{} (at {})", problem.message, spec_.point_description(point));
-          if (reported.insert(text + message).second) {
-            fresh.add(problem.where, problem.key_path, message);
-          }
-        }
+    for (std::size_t first = 0; first < points; first += kPointsPerRound) {
+      std::vector<PointRead> round(std::min(kPointsPerRound, points - first));
+      for (std::size_t i = 0; i < round.size(); ++i) choose_hardware(first + i, round[i]);
+      read_workloads(first, schedules, round);
+      for (std::size_t i = 0; i < round.size(); ++i) {
+        if (!report(first + i, round[i])) return;
       }
-      if (fresh.empty()) continue;
-      if (++problem_points > kMaxProblemPoints) {
-        // Only points past the first have a point of their own, so there are axes.
-        diagnostics_.add(spec_.axes.front().key_source.where, "vary",
-                         fmt::format("more than {} points have problems; fix the ones above "
-                                     "first",
-                                     kMaxProblemPoints));
-        return;
-      }
-      diagnostics_.append(fresh);
     }
   }
 
  private:
+  // What reading one point found.
+  struct PointRead {
+    std::vector<PointSetting> settings;
+    std::optional<std::size_t> hardware_index;
+    config::Diagnostics problems;
+    std::vector<SweepJob> jobs;
+    std::exception_ptr crash;  // a bug, rethrown on the reading thread
+  };
+
+  // Reads the workloads of round[i] (point first + i) on the worker threads.
+  void read_workloads(std::size_t first, const std::vector<PointSchedule>& schedules,
+                      std::vector<PointRead>& round) {
+    std::atomic<std::size_t> next = 0;
+    auto work = [&] {
+      for (std::size_t i = next++; i < round.size(); i = next++) {
+        try {
+          read_workload(first + i, schedules, round[i]);
+        } catch (...) {
+          round[i].crash = std::current_exception();
+        }
+      }
+    };
+    {
+      const auto threads =
+          std::clamp<std::size_t>(static_cast<std::size_t>(options_.threads), 1, round.size());
+      std::vector<std::jthread> workers;
+      for (std::size_t t = 1; t < threads; ++t) workers.emplace_back(work);
+      work();
+    }  // the workers join here
+    for (const PointRead& read : round) {
+      if (read.crash) std::rethrow_exception(read.crash);
+    }
+  }
+
+  // Adds a point's new problems; false once too many points have problems.
+  bool report(std::size_t point, PointRead& read) {
+    for (SweepJob& job : read.jobs) spec_.jobs.push_back(std::move(job));
+    config::Diagnostics fresh;
+    for (const config::Diagnostic& problem : read.problems.items()) {
+      const std::string text = problem_text(problem);
+      const bool at_value =
+          problem.key_path.starts_with("vary[") || problem.key_path.starts_with("schedules[");
+      if (point == 0) first_point_problems_.insert(text);
+      if (point == 0 || at_value) {
+        if (reported_.insert(text).second)
+          fresh.add(problem.where, problem.key_path, problem.message);
+      } else if (!first_point_problems_.contains(text)) {
+        const std::string message =
+            fmt::format("{} (at {})", problem.message, spec_.point_description(point));
+        if (reported_.insert(text + message).second) {
+          fresh.add(problem.where, problem.key_path, message);
+        }
+      }
+    }
+    if (fresh.empty()) return true;
+    if (++problem_points_ > kMaxProblemPoints) {
+      // Only points past the first have a point of their own, so there are axes.
+      diagnostics_.add(spec_.axes.front().key_source.where, "vary",
+                       fmt::format("more than {} points have problems; fix the ones above "
+                                   "first",
+                                   kMaxProblemPoints));
+      return false;
+    }
+    diagnostics_.append(fresh);
+    return true;
+  }
+
   std::filesystem::path resolve(const std::string& reference, const SweepSource& source) {
     config::Loaded<std::filesystem::path> path =
         resolve_sweep_hardware(reference, file_, options_.config_dir, source.where);
@@ -249,20 +298,19 @@ class PointReader {
                        problem.where.column, problem.key_path, problem.message);
   }
 
-  void read_point(std::size_t point, const std::vector<PointSchedule>& schedules,
-                  config::Diagnostics& problems) {
+  // The point's workload settings and GPU (loaded here when new).
+  void choose_hardware(std::size_t point, PointRead& read) {
     const std::vector<std::size_t> indices = spec_.value_indices(point);
     HardwareChoice hardware{base_hardware_, {}};
     for (const hw::FieldOverride& field : options_.overrides) {
       hardware.overrides.push_back({field, std::nullopt});
     }
-    std::vector<PointSetting> settings;
     for (std::size_t axis_index = 0; axis_index < spec_.axes.size(); ++axis_index) {
       const SweepAxis& axis = spec_.axes[axis_index];
       const SweepValue& value = axis.values[indices[axis_index]];
       switch (axis.target) {
         case SweepTarget::workload:
-          settings.push_back({axis.key, value.text, value.source, axis.key_source});
+          read.settings.push_back({axis.key, value.text, value.source, axis.key_source});
           break;
         case SweepTarget::hardware_field:
           hardware.overrides.push_back({{axis.hardware_key(), value.text}, value.source});
@@ -273,27 +321,33 @@ class PointReader {
       }
     }
     for (const SweepAxis& axis : unchecked_) {
-      settings.push_back(
+      read.settings.push_back(
           {axis.key, axis.values.front().text, axis.values.front().source, axis.key_source});
     }
     // A GPU that could not be found was reported; the workload is still checked.
-    std::optional<std::size_t> hardware_index;
-    if (!hardware.path.empty()) hardware_index = hardware_.load(hardware, problems);
+    if (!hardware.path.empty()) read.hardware_index = hardware_.load(hardware, read.problems);
+  }
+
+  // Safe on several threads at once: reads the GPUs chosen before, writes only `read`.
+  void read_workload(std::size_t point, const std::vector<PointSchedule>& schedules,
+                     PointRead& read) const {
     // With a stand-in value the kernel is not resolved: its problems would be the stand-in's.
-    const hw::HardwareSpec* spec = hardware_index.has_value() && unchecked_.empty()
-                                       ? &hardware_.spec(hardware_index.value())
+    const hw::HardwareSpec* spec = read.hardware_index.has_value() && unchecked_.empty()
+                                       ? &hardware_.spec(read.hardware_index.value())
                                        : nullptr;
     std::vector<std::optional<PointSchedule>> point_schedules(schedules.begin(), schedules.end());
     if (point_schedules.empty()) point_schedules.emplace_back();
     for (const std::optional<PointSchedule>& schedule : point_schedules) {
-      config::Loaded<Workload> workload = study_.load(
-          settings, schedule, spec, spec_.axes.size() > 1 ? spec_.point_description(point) : "");
+      config::Loaded<Workload> workload =
+          study_.load(read.settings, schedule, spec,
+                      spec_.axes.size() > 1 ? spec_.point_description(point) : "");
       for (const config::Diagnostic& problem : workload.diagnostics.items()) {
         if (!about_stand_in(problem))
-          problems.add(problem.where, problem.key_path, problem.message);
+          read.problems.add(problem.where, problem.key_path, problem.message);
       }
       if (workload.ok() && spec != nullptr) {
-        spec_.jobs.push_back({0, point, std::move(*workload.value), hardware_index.value_or(0)});
+        read.jobs.push_back(
+            {0, point, std::move(*workload.value), read.hardware_index.value_or(0)});
       }
     }
   }
@@ -312,6 +366,9 @@ class PointReader {
   const std::vector<SweepAxis>& unchecked_;
   SweepPointStudy study_;
   SweepHardware hardware_;
+  std::set<std::string> first_point_problems_;
+  std::set<std::string> reported_;
+  std::size_t problem_points_ = 0;
   std::filesystem::path base_hardware_;
   std::vector<std::filesystem::path> axis_hardware_;
   const std::string& file_;

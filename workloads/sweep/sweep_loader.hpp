@@ -37,6 +37,9 @@ struct SweepLoadOptions {
   // The cost budget (docs/limits.md): a sweep whose simulations cannot fit is
   // refused before its points are checked.
   double max_events = kDefaultMaxEvents;
+  // Threads that read the points (each point's study is generated and read
+  // again, which costs about as much as simulating a small one).
+  int threads = 1;
 };
 
 config::Loaded<SweepSpec> load_sweep(const std::filesystem::path& path,

@@ -222,7 +222,10 @@ config::Loaded<Workload> SweepPointStudy::load(std::span<const PointSetting> set
                                                const hw::HardwareSpec* hardware,
                                                const std::string& point) const {
   config::Loaded<Workload> result;
-  YAML::Node item = YAML::Clone(workload_);
+  YAML::Node item = [this] {
+    const std::scoped_lock lock(workload_mutex_);
+    return YAML::Clone(workload_);
+  }();
   for (const PointSetting& setting : settings) {
     if (const auto problem = set_path(item, setting.key, setting.value)) {
       result.diagnostics.add(setting.key_source.where, setting.key_source.key_path, *problem);
@@ -264,6 +267,7 @@ config::Diagnostics SweepPointStudy::map_back(const config::Diagnostics& problem
                                               const std::optional<PointSchedule>& schedule) const {
   config::Diagnostics mapped;
   if (problems.empty()) return mapped;
+  const std::scoped_lock lock(workload_mutex_);
   const YAML::Node name = find_value(workload_, "name");
   const std::string workload_name = name.IsScalar() ? name.Scalar() : std::string(kDefaultName);
   MarkTable table(file_, settings, schedule, !name.IsDefined(), series_key(workload_));

@@ -13,6 +13,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -45,7 +46,8 @@ class SweepPointStudy {
   SweepPointStudy(const YAML::Node& workload, std::string file,
                   std::vector<std::string> schedule_names, std::filesystem::path config_dir);
 
-  // The point's workload, or its problems in sweep-file terms. With `hardware`,
+  // The point's workload, or its problems in sweep-file terms; safe to call
+  // from several threads at once. With `hardware`,
   // the kernel (profile and tile overrides) is resolved against it too; `point`
   // ("tile.m = 256, tile.stages = 4"), when not empty, is added to a kernel
   // problem laid at a varied value, since it depends on the other values too.
@@ -61,6 +63,9 @@ class SweepPointStudy {
                                std::span<const PointSetting> settings,
                                const std::optional<PointSchedule>& schedule) const;
 
+  // yaml-cpp's nodes share state even when only read, so that points can be
+  // loaded on several threads at once, the sweep's workload is read under a lock.
+  mutable std::mutex workload_mutex_;
   YAML::Node workload_;
   std::string file_;
   std::vector<std::string> schedule_names_;

@@ -336,5 +336,69 @@ vary:
   EXPECT_TRUE(HasDiagnostic(problems, 0, 0, "", "--hw cannot be used"));
 }
 
+// Points are read on several threads in rounds; what comes out is the same as
+// with one thread: the jobs in point order, the GPUs in the order of first use,
+// the problems and where their listing stops.
+SweepLoadOptions on_threads(int threads) {
+  SweepLoadOptions with = options();
+  with.threads = threads;
+  return with;
+}
+
+TEST(LoadSweep, ReadsPointsOnThreadsInPointOrder) {
+  // 3 rounds of points, with a GPU per l2.capacity value.
+  constexpr std::string_view kText = R"(hardware: h100_sxm
+workload:
+  gemm: {m: 1536, n: 1536, k: 1536, dtype: bf16}
+vary:
+  - key: gemm.m
+    range: {from: 128, to: 12800, step: 128}
+  - key: hw.l2.capacity
+    values: ["25 MiB", "50 MiB", "100 MiB"]
+)";
+  const auto one = load(kText, on_threads(1));
+  const auto four = load(kText, on_threads(4));
+  ASSERT_TRUE(one.ok()) << one.diagnostics.format();
+  ASSERT_TRUE(four.ok()) << four.diagnostics.format();
+  ASSERT_EQ(one.value->jobs.size(), 300u);
+  ASSERT_EQ(four.value->jobs.size(), 300u);
+  ASSERT_EQ(four.value->hardware.size(), 3u);
+  for (std::size_t i = 0; i < 300; ++i) {
+    const SweepJob& a = one.value->jobs[i];
+    const SweepJob& b = four.value->jobs[i];
+    EXPECT_EQ(b.number, i);
+    EXPECT_EQ(b.point, i);
+    EXPECT_EQ(b.hardware, a.hardware);
+    EXPECT_EQ(b.hardware, i % 3);
+    EXPECT_EQ(std::get<GemmWorkload>(b.workload).problem.m,
+              std::get<GemmWorkload>(a.workload).problem.m);
+    EXPECT_EQ(std::get<GemmWorkload>(b.workload).problem.m,
+              128 * static_cast<std::int64_t>(i / 3 + 1));
+  }
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(four.value->hardware[i].l2.capacity_bytes, one.value->hardware[i].l2.capacity_bytes);
+  }
+}
+
+TEST(LoadSweepProblems, AreTheSameOnThreadsAndStopAtTheSamePoint) {
+  // Every point's tile is too large, each problem naming its point.
+  constexpr std::string_view kText = R"(hardware: h100_sxm
+workload:
+  gemm: {m: 1536, n: 1536, k: 1536, dtype: bf16}
+  tile: {m: 256, n: 256, k: 64}
+vary:
+  - key: gemm.m
+    range: {from: 128, to: 38400, step: 128}
+  - key: tile.stages
+    values: [6]
+)";
+  const auto one = load(kText, on_threads(1));
+  const auto four = load(kText, on_threads(4));
+  ASSERT_FALSE(one.ok());
+  EXPECT_TRUE(HasDiagnostic(four.diagnostics, 6, 10, "vary", "more than 20 points have problems"));
+  EXPECT_EQ(four.diagnostics.size(), 21u) << four.diagnostics.format();
+  EXPECT_EQ(four.diagnostics.format(), one.diagnostics.format());
+}
+
 }  // namespace
 }  // namespace tilesim::workloads
