@@ -155,8 +155,8 @@ int run_roofline(const RooflineOptions& options) {
                              fmt::join(left_out, ", "));
   }
   if (!measured.skipped.empty()) {
-    std::cout << fmt::format("left out: {} measured rows over the cost budget (stderr)\n",
-                             measured.skipped.size());
+    std::cout << fmt::format("left out: {} measured row{} over the cost budget (named on stderr)\n",
+                             measured.skipped.size(), measured.skipped.size() == 1 ? "" : "s");
     return kExitRowsSkipped;
   }
   return kExitOk;
