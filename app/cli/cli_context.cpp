@@ -29,6 +29,13 @@ void print_diagnostics(const config::Diagnostics& diagnostics) {
   std::cerr << fmt::format("{} error{}\n", diagnostics.size(), diagnostics.size() == 1 ? "" : "s");
 }
 
+void print_skipped_rows(const std::vector<workloads::SkippedRow>& skipped) {
+  for (const workloads::SkippedRow& row : skipped) {
+    std::cerr << fmt::format("{}:{}:{}: warning: row: {} skipped: {}\n", row.where.file,
+                             row.where.line, row.where.column, row.name, row.reason);
+  }
+}
+
 config::Loaded<LoadedStudy> load_study_and_hardware(
     const std::filesystem::path& study_path, const std::optional<std::string>& hw_override,
     const std::vector<hw::FieldOverride>& overrides,

@@ -10,22 +10,28 @@
 #include "hwmodels/diagnostics.hpp"
 #include "hwmodels/hardware_loader.hpp"
 #include "workloads/gemm/gemm_schedule.hpp"
+#include "workloads/measurement/measurement_comparison.hpp"
 #include "workloads/study.hpp"
 
 namespace tilesim::cli {
 
 // Exit statuses of every command (README.md, Exit status).
 constexpr int kExitOk = 0;
-constexpr int kExitInputError = 1;  // a config, study, measurement, budget or output problem
-constexpr int kExitUsage = 2;       // the command line itself: unknown option, missing argument
-constexpr int kExitInternal = 3;    // a bug in tilesim, reported instead of aborting
-constexpr int kExitStopped = 130;   // a sweep stopped early (Ctrl-C, SIGTERM, --stop-after)
+constexpr int kExitInputError = 1;   // a config, study, measurement, budget or output problem
+constexpr int kExitUsage = 2;        // the command line itself: unknown option, missing argument
+constexpr int kExitInternal = 3;     // a bug in tilesim, reported instead of aborting
+constexpr int kExitRowsSkipped = 4;  // outputs written; measured rows over the budget skipped
+constexpr int kExitStopped = 130;    // a sweep stopped early (Ctrl-C, SIGTERM, --stop-after)
 
 // $TILESIM_CONFIG_DIR when set, else the installed share/tilesim/configs beside
 // the executable, else configs/ of the source tree it was built from.
 std::filesystem::path config_dir();
 
 void print_diagnostics(const config::Diagnostics& diagnostics);
+
+// Measured rows skipped as over the cost budget, one warning each:
+// "file:line:col: warning: row: NAME skipped: REASON".
+void print_skipped_rows(const std::vector<workloads::SkippedRow>& skipped);
 
 // A study with the hardware it names (or `hw_override`), ready to simulate.
 struct LoadedStudy {

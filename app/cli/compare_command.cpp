@@ -1,5 +1,6 @@
 #include "app/cli/compare_command.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -59,6 +60,27 @@ config::Loaded<hw::HardwareSpec> load_hardware(const CompareOptions& options) {
   return hw::load_hardware_spec(*path.value, *overrides.value, config_dir());
 }
 
+// Rows over the cost budget. Beside compared rows each is a warning and the
+// rest is reported (exit status 4); when no row is left, each is an error and
+// false is returned (exit status 1, no output). Sorts `skipped` by line.
+bool report_skipped(std::vector<workloads::SkippedRow>& skipped, bool any_compared) {
+  std::stable_sort(skipped.begin(), skipped.end(),
+                   [](const auto& a, const auto& b) { return a.where.line < b.where.line; });
+  if (!any_compared) {
+    config::Diagnostics problems;
+    for (const workloads::SkippedRow& row : skipped) problems.add(row.where, "row", row.reason);
+    print_diagnostics(problems);
+    return false;
+  }
+  print_skipped_rows(skipped);
+  return true;
+}
+
+int exit_status(bool outputs_written, const std::vector<workloads::SkippedRow>& skipped) {
+  if (!outputs_written) return kExitInputError;
+  return skipped.empty() ? kExitOk : kExitRowsSkipped;
+}
+
 // A model CSV (kernels/model/torch_llama_forward.py): whole forwards.
 int run_compare_models(const CompareOptions& options,
                        const workloads::GemmScheduleRegistry& schedules) {
@@ -77,22 +99,26 @@ int run_compare_models(const CompareOptions& options,
     print_diagnostics(rows.diagnostics);
     return kExitInputError;
   }
-  config::Loaded<std::vector<workloads::ComparedModel>> compared =
+  config::Loaded<workloads::MeasuredComparison<workloads::ComparedModel>> compared =
       workloads::simulate_measured_models(*rows.value, *hardware.value, schedules,
                                           options.max_events);
   if (!compared.ok()) {
     print_diagnostics(compared.diagnostics);
     return kExitInputError;
   }
+  std::vector<workloads::SkippedRow>& skipped = compared.value->skipped;
+  if (!report_skipped(skipped, !compared.value->compared.empty())) return kExitInputError;
   if (options.json_path != "-") {
     std::cout << "hardware: " << hardware.value->name << "   measured: " << options.measured_path
               << "\n\n"
-              << report::model_comparison_table(*compared.value);
+              << report::model_comparison_table(compared.value->compared)
+              << report::skipped_rows_text(skipped);
   }
-  if (options.json_path.empty()) return kExitOk;
-  const nlohmann::ordered_json json =
-      report::model_comparison_json(*compared.value, options.measured_path, hardware.value->name);
-  return write_output(options.json_path, json.dump(2) + "\n") ? kExitOk : kExitInputError;
+  if (options.json_path.empty()) return exit_status(true, skipped);
+  nlohmann::ordered_json json = report::model_comparison_json(
+      compared.value->compared, options.measured_path, hardware.value->name);
+  if (!skipped.empty()) json["skipped"] = report::skipped_rows_json(skipped);
+  return exit_status(write_output(options.json_path, json.dump(2) + "\n"), skipped);
 }
 
 int run_compare(const CompareOptions& options) {
@@ -112,9 +138,10 @@ int run_compare(const CompareOptions& options) {
   const auto library_schedule = options.library_schedule == "as_measured"
                                     ? workloads::LibrarySchedule::as_measured
                                     : workloads::LibrarySchedule::choose;
-  config::Loaded<std::vector<workloads::ComparedGemm>> gemms = workloads::simulate_measured(
-      rows.value->gemms, *hardware.value, schedules, library_schedule, options.max_events);
-  config::Loaded<std::vector<workloads::ComparedAttention>> attention =
+  config::Loaded<workloads::MeasuredComparison<workloads::ComparedGemm>> gemms =
+      workloads::simulate_measured(rows.value->gemms, *hardware.value, schedules, library_schedule,
+                                   options.max_events);
+  config::Loaded<workloads::MeasuredComparison<workloads::ComparedAttention>> attention =
       workloads::simulate_measured_attention(rows.value->attention, *hardware.value, schedules,
                                              options.max_events);
   if (!gemms.ok() || !attention.ok()) {
@@ -122,7 +149,13 @@ int run_compare(const CompareOptions& options) {
     print_diagnostics(gemms.diagnostics);
     return kExitInputError;
   }
-  const report::ComparedRows compared{std::move(*gemms.value), std::move(*attention.value)};
+  report::ComparedRows compared{std::move(gemms.value->compared),
+                                std::move(attention.value->compared), gemms.value->skipped};
+  compared.skipped.insert(compared.skipped.end(), attention.value->skipped.begin(),
+                          attention.value->skipped.end());
+  if (!report_skipped(compared.skipped, !compared.gemms.empty() || !compared.attention.empty())) {
+    return kExitInputError;
+  }
   const report::ComparisonSummary summary = report::summarize_comparison(compared);
   bool ok = true;
   if (options.json_path != "-") {
@@ -146,7 +179,7 @@ int run_compare(const CompareOptions& options) {
                                               hardware.value->name)) &&
          ok;
   }
-  return ok ? kExitOk : kExitInputError;
+  return exit_status(ok, compared.skipped);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "app/explain/run_explanation.hpp"
 #include "app/report/explain_json.hpp"
 #include "app/report/explain_text.hpp"
+#include "workloads/workload_cost.hpp"
 
 namespace tilesim::cli {
 namespace {
@@ -16,6 +17,7 @@ namespace {
 struct ExplainOptions {
   StudyInput input;
   std::string json_path;
+  double max_events = workloads::kDefaultMaxEvents;
 };
 
 int run_explain(const ExplainOptions& options) {
@@ -27,7 +29,7 @@ int run_explain(const ExplainOptions& options) {
   }
   const hw::HardwareSpec& hardware = loaded.value->hardware;
   config::Loaded<std::vector<explain::RunExplanation>> explanations =
-      explain::explain_study(loaded.value->study, hardware, schedules);
+      explain::explain_study(loaded.value->study, hardware, schedules, options.max_events);
   if (!explanations.ok()) {
     print_diagnostics(explanations.diagnostics);
     return kExitInputError;
@@ -60,6 +62,7 @@ void add_explain_command(CLI::App& app, int& exit_code) {
   add_study_input_options(*command, options->input);
   command->add_option("--json", options->json_path,
                       "Write the explanations as JSON to PATH ('-' for stdout)");
+  add_max_events_option(*command, options->max_events);
   command->callback([options, &exit_code] { exit_code = run_explain(*options); });
 }
 

@@ -14,6 +14,7 @@
 #include "workloads/measurement/measured_csv.hpp"
 #include "workloads/measurement/measurement_comparison.hpp"
 #include "workloads/study_runner.hpp"
+#include "workloads/workload_cost.hpp"
 
 namespace tilesim::cli {
 namespace {
@@ -22,6 +23,7 @@ struct RooflineOptions {
   StudyInput input;
   std::string svg_path;
   std::string measured_path;
+  double max_events = workloads::kDefaultMaxEvents;
 };
 
 // A run at its HBM intensity (filled circle) joined to itself at its L2
@@ -78,12 +80,25 @@ int run_roofline(const RooflineOptions& options) {
     return kExitInputError;
   }
   const hw::HardwareSpec& spec = loaded.value->hardware;
+  // The study as `simulate` checks it; measured rows as `compare` does, each
+  // on its own (docs/limits.md).
+  const config::Diagnostics over_budget =
+      workloads::check_study_cost(loaded.value->study, spec, schedules, options.max_events);
+  if (!over_budget.empty()) {
+    print_diagnostics(over_budget);
+    return kExitInputError;
+  }
+  gpu::SimulationOptions simulation;
+  simulation.max_effort_events = workloads::effort_limit(options.max_events);
   config::Loaded<std::vector<workloads::WorkloadRun>> runs =
-      workloads::run_study(loaded.value->study, spec, schedules);
+      workloads::run_study(loaded.value->study, spec, schedules, simulation);
+  if (!runs.ok()) {
+    print_diagnostics(runs.diagnostics);
+    return kExitInputError;
+  }
   std::vector<workloads::MeasuredGemm> rows;
-  config::Loaded<std::vector<workloads::WorkloadRun>> measured_runs{
-      std::vector<workloads::WorkloadRun>{}, {}};
-  if (!options.measured_path.empty() && runs.ok()) {
+  workloads::RunsWithinBudget measured;
+  if (!options.measured_path.empty()) {
     config::Loaded<workloads::MeasuredRows> read =
         workloads::read_measured_csv(options.measured_path, schedules.names());
     if (!read.ok()) {
@@ -91,14 +106,15 @@ int run_roofline(const RooflineOptions& options) {
       return kExitInputError;
     }
     rows = std::move(read.value->gemms);  // attention rows have no roofline point yet
-    measured_runs = workloads::run_study(
-        workloads::measured_study(rows, workloads::LibrarySchedule::choose), spec, schedules);
-  }
-  for (auto* result : {&runs, &measured_runs}) {
-    if (!result->ok()) {
-      print_diagnostics(result->diagnostics);
+    config::Loaded<workloads::RunsWithinBudget> measured_runs = workloads::run_each_within_budget(
+        workloads::measured_study(rows, workloads::LibrarySchedule::choose), spec, schedules,
+        options.max_events);
+    if (!measured_runs.ok()) {
+      print_diagnostics(measured_runs.diagnostics);
       return kExitInputError;
     }
+    measured = std::move(*measured_runs.value);
+    print_skipped_rows(measured.skipped);
   }
   report::RooflineChart chart;
   chart.title = fmt::format("Roofline: {}, {}", spec.description,
@@ -114,26 +130,34 @@ int run_roofline(const RooflineOptions& options) {
     add_predicted(chart, run, run.name);
     types.insert(explain::run_data_type(run));
   }
+  std::size_t measured_points = 0;
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    add_measured(chart, (*measured_runs.value)[i], rows[i]);
+    if (!measured.runs[i]) continue;
+    add_measured(chart, *measured.runs[i], rows[i]);
     types.insert(rows[i].workload.problem.input_type);
+    ++measured_points;
   }
   add_roofs(chart, spec, types);
   chart.shape_notes = {
       {report::RooflineMarkShape::circle, "predicted, at its HBM intensity"},
       {report::RooflineMarkShape::hollow_square, "predicted, at its L2 intensity"}};
-  if (!rows.empty()) {
+  if (measured_points > 0) {
     chart.shape_notes.push_back(
         {report::RooflineMarkShape::square, "measured (at the predicted HBM intensity)"});
   }
   if (!write_output(options.svg_path, report::render_roofline(chart))) return kExitInputError;
-  std::cout << fmt::format("{}: {} workloads{} on the {} roofline\n", options.svg_path,
-                           runs.value->size() - left_out.size(),
-                           rows.empty() ? "" : fmt::format(" and {} measured rows", rows.size()),
-                           spec.name);
+  std::cout << fmt::format(
+      "{}: {} workloads{} on the {} roofline\n", options.svg_path,
+      runs.value->size() - left_out.size(),
+      rows.empty() ? "" : fmt::format(" and {} measured rows", measured_points), spec.name);
   if (!left_out.empty()) {
     std::cout << fmt::format("left out (no FLOPs or no bytes: no place on log axes): {}\n",
                              fmt::join(left_out, ", "));
+  }
+  if (!measured.skipped.empty()) {
+    std::cout << fmt::format("left out: {} measured row{} over the cost budget (named on stderr)\n",
+                             measured.skipped.size(), measured.skipped.size() == 1 ? "" : "s");
+    return kExitRowsSkipped;
   }
   return kExitOk;
 }
@@ -150,6 +174,7 @@ void add_roofline_command(CLI::App& app, int& exit_code) {
   command->add_option("--measured", options->measured_path,
                       "Measurement CSV (tilesim compare's input): measured points beside the "
                       "predicted ones, on the study's hardware");
+  add_max_events_option(*command, options->max_events);
   command->callback([options, &exit_code] { exit_code = run_roofline(*options); });
 }
 

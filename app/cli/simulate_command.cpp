@@ -102,8 +102,8 @@ int run_simulate(const SimulateOptions& options) {
   std::vector<explain::RunExplanation> explanations;
   if (options.explain) {
     // Simulated again with time attribution, workload by workload, with the what-ifs.
-    config::Loaded<std::vector<explain::RunExplanation>> explained =
-        explain::explain_study(loaded.value->study, loaded.value->hardware, schedules);
+    config::Loaded<std::vector<explain::RunExplanation>> explained = explain::explain_study(
+        loaded.value->study, loaded.value->hardware, schedules, options.max_events);
     if (!explained.ok()) {
       print_diagnostics(explained.diagnostics);
       return kExitInputError;

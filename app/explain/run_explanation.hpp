@@ -14,6 +14,7 @@
 #include "hwmodels/hardware_spec.hpp"
 #include "workloads/gemm/gemm_schedule.hpp"
 #include "workloads/study.hpp"
+#include "workloads/workload_cost.hpp"
 #include "workloads/workload_run.hpp"
 
 namespace tilesim::explain {
@@ -43,9 +44,12 @@ struct RunExplanation {
 RunExplanation explain_run(const workloads::WorkloadRun& run, const hw::HardwareSpec& spec);
 
 // Simulates every workload of `study` with time attribution and explains each
-// run, what-ifs included.
+// run, what-ifs included. Every simulation counts against `max_events`
+// (docs/limits.md): a study whose explanation, what-ifs included, is estimated
+// over it is refused before any runs, and each run stops at its effort limit.
 config::Loaded<std::vector<RunExplanation>> explain_study(
     const workloads::Study& study, const hw::HardwareSpec& spec,
-    const workloads::GemmScheduleRegistry& schedules);
+    const workloads::GemmScheduleRegistry& schedules,
+    double max_events = workloads::kDefaultMaxEvents);
 
 }  // namespace tilesim::explain

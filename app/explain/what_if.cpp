@@ -5,6 +5,7 @@
 
 #include "workloads/attention/attention_variant.hpp"
 #include "workloads/study_runner.hpp"
+#include "workloads/workload_cost.hpp"
 
 namespace tilesim::explain {
 namespace {
@@ -38,10 +39,12 @@ std::vector<HardwareChange> hardware_changes() {
 
 // The runs of `workload` on `spec`; none when it cannot run there.
 std::vector<WorkloadRun> simulate(const Workload& workload, const hw::HardwareSpec& spec,
-                                  const workloads::GemmScheduleRegistry& schedules) {
+                                  const workloads::GemmScheduleRegistry& schedules,
+                                  const gpu::SimulationOptions& options) {
   workloads::Study study;
   study.workloads.push_back(workload);
-  config::Loaded<std::vector<WorkloadRun>> runs = workloads::run_study(study, spec, schedules);
+  config::Loaded<std::vector<WorkloadRun>> runs =
+      workloads::run_study(study, spec, schedules, options);
   return runs.ok() ? std::move(*runs.value) : std::vector<WorkloadRun>{};
 }
 
@@ -92,7 +95,8 @@ std::vector<Workload> alternatives(const Workload& workload, const hw::HardwareS
 
 std::map<std::string, std::vector<WhatIf>> what_ifs(
     const workloads::Workload& workload, const std::vector<workloads::WorkloadRun>& runs,
-    const hw::HardwareSpec& spec, const workloads::GemmScheduleRegistry& schedules) {
+    const hw::HardwareSpec& spec, const workloads::GemmScheduleRegistry& schedules,
+    const gpu::SimulationOptions& options) {
   std::map<std::string, double> base_us;
   std::map<std::string, std::vector<WhatIf>> hints;
   for (const WorkloadRun& run : runs) {
@@ -102,7 +106,7 @@ std::map<std::string, std::vector<WhatIf>> what_ifs(
   for (const HardwareChange& change : hardware_changes()) {
     hw::HardwareSpec changed = spec;
     change.apply(changed);
-    for (const WorkloadRun& run : simulate(workload, changed, schedules)) {
+    for (const WorkloadRun& run : simulate(workload, changed, schedules, options)) {
       if (const auto base = base_us.find(run.name); base != base_us.end()) {
         hints[run.name].push_back({change.label, run.result.time_us(), base->second});
       }
@@ -111,12 +115,31 @@ std::map<std::string, std::vector<WhatIf>> what_ifs(
   if (runs.size() != 1) return hints;
   const WorkloadRun& base = runs.front();
   for (const Workload& other : alternatives(workload, spec, schedules)) {
-    const std::vector<WorkloadRun> other_runs = simulate(other, spec, schedules);
+    const std::vector<WorkloadRun> other_runs = simulate(other, spec, schedules, options);
     if (other_runs.size() != 1) continue;
     hints[base.name].push_back({"as " + other_runs.front().schedule,
                                 other_runs.front().result.time_us(), base_us[base.name]});
   }
   return hints;
+}
+
+gpu::PlanCost estimate_what_if_cost(const workloads::Workload& workload,
+                                    const hw::HardwareSpec& spec,
+                                    const workloads::GemmScheduleRegistry& schedules) {
+  gpu::PlanCost total;
+  // What does not lower is not simulated either (simulate() gives no runs).
+  const auto add = [&](const Workload& item, const hw::HardwareSpec& on) {
+    const config::Loaded<gpu::PlanCost> cost =
+        workloads::estimate_workload_cost(item, on, schedules);
+    if (cost.ok()) total += *cost.value;
+  };
+  for (const HardwareChange& change : hardware_changes()) {
+    hw::HardwareSpec changed = spec;
+    change.apply(changed);
+    add(workload, changed);
+  }
+  for (const Workload& other : alternatives(workload, spec, schedules)) add(other, spec);
+  return total;
 }
 
 }  // namespace tilesim::explain

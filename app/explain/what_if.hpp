@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "hwmodels/hardware_spec.hpp"
+#include "sim/gpu/gpu_simulation.hpp"
+#include "sim/gpu/plan_cost.hpp"
 #include "workloads/gemm/gemm_schedule.hpp"
 #include "workloads/study.hpp"
 #include "workloads/workload_run.hpp"
@@ -28,9 +30,17 @@ struct WhatIf {
 
 // For each run of `workload` (`runs`, as simulated on `spec`), by run name.
 // Alternatives are tried only where the workload names one concrete choice
-// (not `compare` or `auto`); one that cannot run on the hardware is left out.
+// (not `compare` or `auto`); one that cannot run on the hardware, or that the
+// engine stops at `options.max_effort_events`, is left out.
 std::map<std::string, std::vector<WhatIf>> what_ifs(
     const workloads::Workload& workload, const std::vector<workloads::WorkloadRun>& runs,
-    const hw::HardwareSpec& spec, const workloads::GemmScheduleRegistry& schedules);
+    const hw::HardwareSpec& spec, const workloads::GemmScheduleRegistry& schedules,
+    const gpu::SimulationOptions& options);
+
+// What simulating every what-if of `workload` costs (docs/limits.md): each
+// hardware change and each alternative that lowers on `spec`.
+gpu::PlanCost estimate_what_if_cost(const workloads::Workload& workload,
+                                    const hw::HardwareSpec& spec,
+                                    const workloads::GemmScheduleRegistry& schedules);
 
 }  // namespace tilesim::explain

@@ -106,7 +106,27 @@ std::string comparison_table(const ComparedRows& rows, const ComparisonSummary& 
     if (!text.empty()) text += '\n';
     text += attention_comparison_table(rows.attention, summary.attention);
   }
+  return text + skipped_rows_text(rows.skipped);
+}
+
+std::string skipped_rows_text(const std::vector<workloads::SkippedRow>& skipped) {
+  if (skipped.empty()) return {};
+  std::string text = fmt::format(
+      "\nskipped {} row{} over the cost budget, not in the figures above (raise it with "
+      "--max-events; docs/limits.md):\n",
+      skipped.size(), skipped.size() == 1 ? "" : "s");
+  for (const workloads::SkippedRow& row : skipped) {
+    text += fmt::format("  line {}: {}\n", row.where.line, row.name);
+  }
   return text;
+}
+
+nlohmann::json skipped_rows_json(const std::vector<workloads::SkippedRow>& skipped) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const workloads::SkippedRow& row : skipped) {
+    rows.push_back({{"name", row.name}, {"line", row.where.line}, {"reason", row.reason}});
+  }
+  return rows;
 }
 
 nlohmann::json comparison_json(const ComparedRows& rows, const ComparisonSummary& summary,
@@ -138,6 +158,7 @@ nlohmann::json comparison_json(const ComparedRows& rows, const ComparisonSummary
   }
   if (!rows.attention.empty()) json["attention"] = attention_accuracy_json(summary.attention);
   json["rows"] = std::move(row_list);
+  if (!rows.skipped.empty()) json["skipped"] = skipped_rows_json(rows.skipped);
   return json;
 }
 

@@ -16,10 +16,12 @@
 
 namespace tilesim::report {
 
-// The re-simulated rows of one measurement file, by kind, each in file order.
+// The re-simulated rows of one measurement file, by kind, each in file order,
+// and the rows skipped as over the cost budget.
 struct ComparedRows {
   std::vector<workloads::ComparedGemm> gemms;
   std::vector<workloads::ComparedAttention> attention;
+  std::vector<workloads::SkippedRow> skipped;
 };
 
 struct ComparisonSummary {
@@ -37,14 +39,20 @@ ComparisonSummary summarize_comparison(const ComparedRows& rows);
 std::string problem_key(const workloads::GemmWorkload& workload);
 
 // The GEMM part when there are GEMM rows, then the attention part when there are
-// attention rows.
+// attention rows, then the skipped rows.
 std::string comparison_table(const ComparedRows& rows, const ComparisonSummary& summary);
 
 // `rows` holds every row with its "kind" (gemm or attention); GEMM metrics and
 // schedule choice under `metrics` and `schedule_choice`, attention's under
-// `attention` (each present when the file has rows of that kind).
+// `attention` (each present when the file has rows of that kind); `skipped`
+// when rows were skipped (skipped_rows_json).
 nlohmann::json comparison_json(const ComparedRows& rows, const ComparisonSummary& summary,
                                const std::string& measured_path, const std::string& hardware);
+
+// The rows skipped as over the cost budget, as text lines after a table and
+// as JSON: [{"name", "line", "reason"}, ...].
+std::string skipped_rows_text(const std::vector<workloads::SkippedRow>& skipped);
+nlohmann::json skipped_rows_json(const std::vector<workloads::SkippedRow>& skipped);
 
 // One series per measured GEMM schedule (library rows as their own series), and
 // one per attention implementation, drawn as squares.

@@ -34,6 +34,9 @@ workloads:
 }  // namespace
 
 std::filesystem::path config_dir() {
+  if (const char* dir = std::getenv("TILESIM_CONFIG_DIR"); dir != nullptr && *dir != '\0') {
+    return dir;
+  }
   return TILESIM_CONFIG_DIR;
 }
 

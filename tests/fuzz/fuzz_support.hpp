@@ -20,6 +20,8 @@ namespace tilesim::fuzz {
 // second under ASan, large enough for a few small kernels of every kind.
 inline constexpr double kFuzzMaxEvents = 2e4;
 
+// $TILESIM_CONFIG_DIR when set (a run on another machine, away from the
+// source tree it was built in), else the source tree's configs/.
 std::filesystem::path config_dir();
 
 // The built-in schedules and configs/hw/h100_sxm.yaml, read once per process

@@ -29,7 +29,14 @@ inputs=("$corpus" "$fuzz_build/seeds/$target")
 if [ -d "$source_dir/tests/fuzz/regressions/$target" ]; then
   inputs+=("$source_dir/tests/fuzz/regressions/$target")
 fi
+# -max_len: reading an input costs about its length (a CSV row, a workload or a
+# sweep point is a YAML document of its own), and the longest seeds (64 KB
+# measurement files, 350-workload studies) ran at a few inputs per second.
+# 4 KB holds a few dozen rows, workloads or points; a hardware file is whole
+# in 8 KB. libFuzzer cuts longer seeds to it. A later -max_len overrides it.
+max_len=4096
+if [ "$target" = hardware_yaml ]; then max_len=8192; fi
 cd "$source_dir"  # studies name hardware files relative to the working directory
 exec "$build/bin/${target}_fuzzer" -timeout=30 -rss_limit_mb=3072 -malloc_limit_mb=2048 \
-  -dict="$fuzz_build/tilesim.dict" -artifact_prefix="$artifacts/" -print_final_stats=1 \
-  "$@" "${inputs[@]}"
+  -max_len="$max_len" -dict="$fuzz_build/tilesim.dict" -artifact_prefix="$artifacts/" \
+  -print_final_stats=1 "$@" "${inputs[@]}"

@@ -41,7 +41,9 @@ report::ComparedRows compare_file(const char* file) {
   auto compared = workloads::simulate_measured_attention(rows.value->attention, spec, schedules);
   EXPECT_TRUE(compared.ok()) << compared.diagnostics.format();
   report::ComparedRows result;
-  if (compared.ok()) result.attention = std::move(*compared.value);
+  if (!compared.ok()) return result;
+  EXPECT_TRUE(compared.value->skipped.empty()) << "every row is within the cost budget";
+  result.attention = std::move(compared.value->compared);
   return result;
 }
 

@@ -35,41 +35,24 @@ std::string kernel_class_of(const MeasuredAttention& row, const hw::HardwareSpec
   return profile.ok() ? profile.value->kernel_class : row.implementation;
 }
 
-// The rows' study under the cost budget: a row over it is refused before any
-// runs, on its own line (the file as a whole is as long as what was measured).
-config::Loaded<std::vector<WorkloadRun>> run_within_budget(const Study& study,
-                                                           const hw::HardwareSpec& spec,
-                                                           const GemmScheduleRegistry& schedules,
-                                                           double max_events) {
-  config::Loaded<std::vector<WorkloadRun>> refused;
-  const config::Diagnostics problems =
-      check_study_cost(study, spec, schedules, max_events, StudyBudget::per_workload);
-  for (const config::Diagnostic& problem : problems.items()) {
-    const bool whole_row = problem.key_path.starts_with("workloads[");
-    refused.diagnostics.add(problem.where, whole_row ? "row" : problem.key_path, problem.message);
-  }
-  if (!refused.diagnostics.empty()) return refused;
-  gpu::SimulationOptions options;
-  options.max_effort_events = effort_limit(max_events);
-  return run_study(study, spec, schedules, options);
-}
-
-// Simulates `study` (one workload per row, in order) and pairs each row with
-// its run through `pair(row, run)`.
+// Pairs each row that ran with its run through `pair(row, run)`; the others
+// are skipped.
 template <typename Compared, typename Row, typename Pair>
-config::Loaded<std::vector<Compared>> paired_with_runs(const std::vector<Row>& rows,
-                                                       const Study& study,
-                                                       const hw::HardwareSpec& spec,
-                                                       const GemmScheduleRegistry& schedules,
-                                                       double max_events, Pair pair) {
-  config::Loaded<std::vector<WorkloadRun>> runs =
-      run_within_budget(study, spec, schedules, max_events);
-  config::Loaded<std::vector<Compared>> compared;
+config::Loaded<MeasuredComparison<Compared>> paired_with_runs(const std::vector<Row>& rows,
+                                                              const Study& study,
+                                                              const hw::HardwareSpec& spec,
+                                                              const GemmScheduleRegistry& schedules,
+                                                              double max_events, Pair pair) {
+  config::Loaded<RunsWithinBudget> runs =
+      run_each_within_budget(study, spec, schedules, max_events);
+  config::Loaded<MeasuredComparison<Compared>> compared;
   compared.diagnostics = std::move(runs.diagnostics);
   if (!runs.ok()) return compared;
-  std::vector<Compared> result;
-  result.reserve(rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) result.push_back(pair(rows[i], (*runs.value)[i]));
+  MeasuredComparison<Compared> result;
+  result.skipped = std::move(runs.value->skipped);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (runs.value->runs[i]) result.compared.push_back(pair(rows[i], *runs.value->runs[i]));
+  }
   compared.value = std::move(result);
   return compared;
 }
@@ -84,6 +67,47 @@ Study study_of(const std::vector<Row>& rows) {
 
 }  // namespace
 
+config::Loaded<RunsWithinBudget> run_each_within_budget(const Study& study,
+                                                        const hw::HardwareSpec& spec,
+                                                        const GemmScheduleRegistry& schedules,
+                                                        double max_events) {
+  config::Loaded<RunsWithinBudget> loaded;
+  RunsWithinBudget within;
+  gpu::SimulationOptions options;
+  options.max_effort_events = effort_limit(max_events);
+  for (const Workload& workload : study.workloads) {
+    within.runs.emplace_back();
+    const SkippedRow skipped{workload_name(workload), workload_location(workload), ""};
+    const config::Loaded<gpu::PlanCost> cost = estimate_workload_cost(workload, spec, schedules);
+    if (!cost.ok()) {
+      // A row that does not lower is a problem of the file, not of the budget.
+      for (const config::Diagnostic& problem : cost.diagnostics.items()) {
+        const bool whole_row = problem.key_path.starts_with("workloads[");
+        loaded.diagnostics.add(problem.where, whole_row ? "row" : problem.key_path,
+                               problem.message);
+      }
+      continue;
+    }
+    if (cost.value->events() > max_events) {
+      within.skipped.push_back(skipped);
+      within.skipped.back().reason = over_budget_message(*cost.value, max_events);
+      continue;
+    }
+    // Each row on its own, so that a row the engine stops leaves the others.
+    const Study single{study.source_path, study.hardware, study.hardware_location, {workload}};
+    config::Loaded<std::vector<WorkloadRun>> runs = run_study(single, spec, schedules, options);
+    if (!runs.ok()) {
+      // It lowered for the estimate, so what stops it is its effort (docs/limits.md).
+      within.skipped.push_back(skipped);
+      within.skipped.back().reason = runs.diagnostics.items().front().message;
+      continue;
+    }
+    within.runs.back() = std::move(runs.value->front());
+  }
+  if (loaded.diagnostics.empty()) loaded.value = std::move(within);
+  return loaded;
+}
+
 Study measured_study(const std::vector<MeasuredGemm>& rows, LibrarySchedule library_schedule) {
   Study study;
   for (const MeasuredGemm& row : rows) {
@@ -96,12 +120,10 @@ Study measured_study(const std::vector<MeasuredGemm>& rows, LibrarySchedule libr
   return study;
 }
 
-config::Loaded<std::vector<ComparedGemm>> simulate_measured(const std::vector<MeasuredGemm>& rows,
-                                                            const hw::HardwareSpec& spec,
-                                                            const GemmScheduleRegistry& schedules,
-                                                            LibrarySchedule library_schedule,
-                                                            double max_events) {
-  // Concrete schedules and `auto` give one run per workload, in order.
+config::Loaded<MeasuredComparison<ComparedGemm>> simulate_measured(
+    const std::vector<MeasuredGemm>& rows, const hw::HardwareSpec& spec,
+    const GemmScheduleRegistry& schedules, LibrarySchedule library_schedule, double max_events) {
+  // Concrete schedules and `auto` give one run per workload.
   return paired_with_runs<ComparedGemm>(
       rows, measured_study(rows, library_schedule), spec, schedules, max_events,
       [](const MeasuredGemm& row, const WorkloadRun& run) {
@@ -109,7 +131,7 @@ config::Loaded<std::vector<ComparedGemm>> simulate_measured(const std::vector<Me
       });
 }
 
-config::Loaded<std::vector<ComparedAttention>> simulate_measured_attention(
+config::Loaded<MeasuredComparison<ComparedAttention>> simulate_measured_attention(
     const std::vector<MeasuredAttention>& rows, const hw::HardwareSpec& spec,
     const GemmScheduleRegistry& schedules, double max_events) {
   // A concrete variant gives one run per workload, in order.
@@ -121,7 +143,7 @@ config::Loaded<std::vector<ComparedAttention>> simulate_measured_attention(
       });
 }
 
-config::Loaded<std::vector<ComparedModel>> simulate_measured_models(
+config::Loaded<MeasuredComparison<ComparedModel>> simulate_measured_models(
     const std::vector<MeasuredModel>& rows, const hw::HardwareSpec& spec,
     const GemmScheduleRegistry& schedules, double max_events) {
   // One phase, fused and launch choice: one run per row, in order.

@@ -1,7 +1,10 @@
 #pragma once
 // Re-simulates measured rows: each becomes a study workload and runs through
-// the same study runner as `tilesim simulate`, on one hardware spec.
+// the same study runner as `tilesim simulate`, on one hardware spec. A row
+// whose simulation would pass the cost budget is skipped, with why, and the
+// others are still compared (docs/limits.md).
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +15,7 @@
 #include "workloads/measurement/measured_model_csv.hpp"
 #include "workloads/study.hpp"
 #include "workloads/workload_cost.hpp"
+#include "workloads/workload_run.hpp"
 
 namespace tilesim::workloads {
 
@@ -25,6 +29,34 @@ enum class LibrarySchedule { choose, as_measured };
 // `kernel: library` row as `schedule: auto` under `choose`.
 Study measured_study(const std::vector<MeasuredGemm>& rows, LibrarySchedule library_schedule);
 
+// A row left out because simulating it would pass the cost budget: its
+// estimate is over it, or its run was stopped by the engine's effort limit.
+struct SkippedRow {
+  std::string name;
+  config::SourceLocation where;  // the row's line
+  std::string reason;            // the budget message, naming --max-events
+};
+
+// A measurement file's rows re-simulated: those compared, in file order, and
+// those skipped.
+template <typename Compared>
+struct MeasuredComparison {
+  std::vector<Compared> compared;
+  std::vector<SkippedRow> skipped;
+};
+
+// The runs of `study`'s workloads that fit the budget, one per workload in
+// order (nullopt where skipped), and the workloads skipped. Problems other
+// than the budget (a workload that does not lower) are errors.
+struct RunsWithinBudget {
+  std::vector<std::optional<WorkloadRun>> runs;
+  std::vector<SkippedRow> skipped;
+};
+config::Loaded<RunsWithinBudget> run_each_within_budget(const Study& study,
+                                                        const hw::HardwareSpec& spec,
+                                                        const GemmScheduleRegistry& schedules,
+                                                        double max_events);
+
 struct ComparedGemm {
   MeasuredGemm measured;
   std::string simulated_schedule;  // what ran, e.g. "auto:stream_k two_tile ..."
@@ -32,12 +64,11 @@ struct ComparedGemm {
 };
 
 // Rows whose simulation would cost more than `max_events` (docs/limits.md)
-// are refused before any runs.
-config::Loaded<std::vector<ComparedGemm>> simulate_measured(const std::vector<MeasuredGemm>& rows,
-                                                            const hw::HardwareSpec& spec,
-                                                            const GemmScheduleRegistry& schedules,
-                                                            LibrarySchedule library_schedule,
-                                                            double max_events = kDefaultMaxEvents);
+// are skipped; every row fits a run of its own.
+config::Loaded<MeasuredComparison<ComparedGemm>> simulate_measured(
+    const std::vector<MeasuredGemm>& rows, const hw::HardwareSpec& spec,
+    const GemmScheduleRegistry& schedules, LibrarySchedule library_schedule,
+    double max_events = kDefaultMaxEvents);
 
 struct ComparedAttention {
   MeasuredAttention measured;
@@ -52,7 +83,7 @@ struct ComparedAttention {
 
 // Each row as measured: its variant, splits and page size, with the attention
 // profile its implementation maps to (attention_implementations.hpp).
-config::Loaded<std::vector<ComparedAttention>> simulate_measured_attention(
+config::Loaded<MeasuredComparison<ComparedAttention>> simulate_measured_attention(
     const std::vector<MeasuredAttention>& rows, const hw::HardwareSpec& spec,
     const GemmScheduleRegistry& schedules, double max_events = kDefaultMaxEvents);
 
@@ -63,7 +94,7 @@ struct ComparedModel {
 };
 
 // Each row as measured: one phase, `fused` and `launch` choice.
-config::Loaded<std::vector<ComparedModel>> simulate_measured_models(
+config::Loaded<MeasuredComparison<ComparedModel>> simulate_measured_models(
     const std::vector<MeasuredModel>& rows, const hw::HardwareSpec& spec,
     const GemmScheduleRegistry& schedules, double max_events = kDefaultMaxEvents);
 

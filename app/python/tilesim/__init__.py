@@ -18,6 +18,7 @@ import json as _json
 import os
 import pathlib
 import re
+import warnings
 import tempfile
 
 from . import _tilesim
@@ -55,6 +56,7 @@ class Stopped(RuntimeError):
         self.exit_status = exit_status
 
 
+_EXIT_ROWS_SKIPPED = 4
 _EXIT_STOPPED = 130
 _DIAGNOSTIC = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<column>\d+): error: (?P<rest>.*)$")
 
@@ -95,6 +97,10 @@ def run(*arguments, input_names=None):
             del os.environ["TILESIM_CONFIG_DIR"]
     if status == _EXIT_STOPPED:
         raise Stopped(err.strip(), status)
+    if status == _EXIT_ROWS_SKIPPED:
+        # Measured rows over the cost budget were skipped; the rest is in the result.
+        warnings.warn(err.strip(), stacklevel=3)
+        return out
     if status != 0:
         for path, name in names.items():
             err = err.replace(path, name)
@@ -178,11 +184,12 @@ def simulate(study, hw=None, set=None, html=None, json=None, csv=None, trace=Non
     return [_flatten(item) for item in _json.loads(out)["results"]]
 
 
-def explain(study, hw=None, set=None, json=None):
+def explain(study, hw=None, set=None, json=None, max_events=None):
     """Explains every workload of a study: `tilesim explain --json`'s `explanations`
     (time by cause, roofline position, verdict, re-simulated what-ifs)."""
     with _InputFile(study, "study") as (path, names):
-        out = run("explain", path, "--json", "-", *_options(hw, set), input_names=names)
+        out = run("explain", path, "--json", "-", *_options(hw, set, max_events),
+                  input_names=names)
     if json is not None:
         _write_text(json, out)
     return _json.loads(out)["explanations"]
@@ -247,7 +254,8 @@ def merge_sweep(sweep, shards, hw=None, set=None, html=None, svg=None, csv=None)
 
 def compare(measured, hw=None, html=None, json=None, svg=None, max_events=None):
     """Re-simulates every row of a measurement CSV; returns `tilesim compare --json`.
-    `svg=` writes the predicted-vs-measured scatter, `json=` and `html=` those reports."""
+    `svg=` writes the predicted-vs-measured scatter, `json=` and `html=` those reports.
+    Rows over the cost budget are skipped with a warning and listed under `skipped`."""
     with tempfile.TemporaryDirectory(prefix="tilesim-") as directory:
         report = os.path.join(directory, "compare.json") if json is None else os.fspath(json)
         run("compare", "--measured", os.fspath(measured), "--json", report,
@@ -256,13 +264,13 @@ def compare(measured, hw=None, html=None, json=None, svg=None, max_events=None):
             return _json.load(file)
 
 
-def roofline(study, svg, measured=None, hw=None, set=None):
+def roofline(study, svg, measured=None, hw=None, set=None, max_events=None):
     """Draws the study's workloads (and `measured` rows) on the GPU's roofline into
     `svg`; returns the command's summary ("5 workloads on the h100_sxm roofline")."""
     with _InputFile(study, "study") as (path, names):
-        out = run("roofline", path, *_options(hw, set, svg=svg, measured=measured),
+        out = run("roofline", path, *_options(hw, set, max_events, svg=svg, measured=measured),
                   input_names=names)
-    return out.strip().partition(": ")[2]
+    return out.strip().splitlines()[0].partition(": ")[2]
 
 
 def hierarchy(hw=None, set=None, svg=None):

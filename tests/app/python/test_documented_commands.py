@@ -289,6 +289,15 @@ def test_compare_with_measured_hardware_and_scatter_as_the_command(tmp_path):
     assert 0 < report["metrics"]["all"]["mape_percent"] < 20
 
 
+def test_compare_skips_a_row_over_the_budget_with_a_warning():
+    # README, Exit status 4: the row is skipped and named, the others compared.
+    measured = "tests/app/cli/data/measured_one_row_over_budget.csv"
+    with pytest.warns(UserWarning, match="row: huge skipped: .*--max-events"):
+        report = tilesim.compare(measured, hw="h100_sxm")
+    assert [row["name"] for row in report["rows"]] == ["sq_1536", "sq_2048"]
+    assert [(row["name"], row["line"]) for row in report["skipped"]] == [("huge", 3)]
+
+
 def test_compare_attention_measurements(tmp_path):
     # docs/validation.md: tilesim compare --measured bench/...attention_validation_sdpa.csv --hw ...
     # The same command on a file of a few GEMM and attention rows (the committed
