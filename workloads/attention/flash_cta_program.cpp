@@ -43,7 +43,8 @@ FlashCtaProgramBuilder::FlashCtaProgramBuilder(FlashTile tile, std::int64_t chun
       // phase of this CTA's loop, not only when the CTAs' lengths differ.
       softmax_overlap_(profile.softmax_overlap ||
                        gpu::BlockScheduler(spec.sm).ctas_per_sm(tile.footprint()) > 1),
-      cta_overhead_s_(profile.cta_overhead_s) {}
+      cta_overhead_s_(profile.cta_overhead_s),
+      l2_latency_s_(spec.l2.latency_s) {}
 
 double flash_partial_bytes(const FlashTile& tile, std::int64_t rows) {
   return static_cast<double>(rows) * (tile.head_dim + 1) * kFp32Bytes;
@@ -198,6 +199,11 @@ void FlashCtaProgramBuilder::add_partial_merge(gpu::CtaProgram& program, std::ui
   merge.unit = gpu::ExecutionUnit::fp32;
   merge.flops = kFlopsPerInstruction * slots * static_cast<double>(item.rows) * tile_.head_dim;
   merge.wait = wait;
+  // One thread takes the peers' flags one after another (an acquire load
+  // each), then every thread's merge loop loads a peer's partial per turn and
+  // uses it at once: two L2 round trips per peer, in turn
+  // (kernels/attention/decode/stream_k_decode.cu, StreamKEpilogue).
+  if (wait) merge.setup_s = 2 * static_cast<double>(slots) * l2_latency_s_;
   merge.segment = segment;
   program.steps.push_back(std::move(merge));
 }
