@@ -106,6 +106,13 @@ config::Schema<AttentionProfile> attention_profile_schema() {
             .describe("fused: fixed time of each CTA beyond its blocks: prologue, pipeline "
                       "start, epilogue."),
         into(&P::cta_overhead_s));
+  s.add(Param::quantity("kernel_overhead", QuantityKind::time)
+            .range("0 us", "100 us")
+            .default_to("0 us")
+            .by_gpu()
+            .describe("fused: what a launch pays once beyond its CTAs, as the events around it "
+                      "see: the launch's ramp-up and drain (a GEMM profile's kernel_overhead)."),
+        into(&P::kernel_overhead_s));
   s.add(Param::choice("causal_order", {"ascending", "heaviest_first"})
             .default_to("ascending")
             .describe("fused: the order in which a causal kernel's CTAs take their query "

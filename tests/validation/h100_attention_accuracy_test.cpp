@@ -1,16 +1,15 @@
 // Accuracy guard for attention (docs/validation.md, "Attention"): re-simulates
-// the committed measurements of the held-out attention validation study --
-// PyTorch SDPA's backends and our own kernels -- on the calibrated hardware
-// file, the way `tilesim compare` does.
+// the committed measurements of the attention validation studies 1 (seen) and
+// 3 (held out) -- PyTorch SDPA's backends and our own kernels -- on the
+// calibrated hardware file, the way `tilesim compare` does.
 //
 // Each implementation runs with the attention profile of its class
 // (configs/attention/, mapped by workloads/attention/attention_implementations.cpp),
 // fitted on microbenchmarks and the named calibration cases only
-// (kernels/studies/attention_calibration.yaml). The limits below hold today's
-// accuracy with a little room, so a change that makes predictions worse fails
-// here; the targets are written beside each, and where one is not met
-// docs/validation.md says why. The whole comparison is printed, so a failure
-// shows which rows moved.
+// (kernels/studies/attention_calibration.yaml, attention_calibration_2.yaml). The limits below hold
+// today's accuracy with a little room, so a change that makes predictions worse fails here; the
+// issue's targets are written beside each, and where one is not met docs/validation.md says why.
+// The whole comparison is printed, so a failure shows which rows moved.
 
 #include <gtest/gtest.h>
 
@@ -74,66 +73,125 @@ void expect_ratios_within(const report::ComparisonSummary& summary, double limit
 
 // PyTorch SDPA's four backends (57 rows), today on h100_sxm.measured. These
 // rows were read while the model was built: they are "seen", no longer a
-// held-out set (kernels/studies/attention_validation_2.yaml is the next one).
+// held-out set (validation 3 below is the held-out one).
 constexpr int kMinSdpaCases = 57;
-constexpr double kMaxSdpaFlashMapePercent = 18.6;  // today 18.1 (was 22.8); target 15 (not met)
-constexpr double kMaxSdpaCudnnMapePercent = 7.6;   // today 7.1; target 15
-// Today 15.8 (10.7 before the board power law: the memory-efficient profile
-// was fitted under the old busy-SM clock law; refit pending); no target.
-constexpr double kMaxSdpaEfficientMapePercent = 16.3;
-constexpr double kMaxSdpaMathMapePercent = 9.6;    // today 9.1; target 15 (unfused)
-constexpr double kMaxSdpaCaseErrorPercent = 37.5;  // today 37.0 (sdpa_flash p512 b16; was 93.4)
-constexpr double kMinSdpaPearsonLogR = 0.995;      // today 0.997, all rows
-// Today 47.5 (FA2 p512 causal, was 52.1): without the fitted 33.5 us per CTA the
-// FA2 causal rows are ~20% fast, so math / FA2 comes out high; 6 of 16 shapes
-// within 15% (was 8). Target 15 on every shape.
-constexpr double kMaxSdpaFusedUnfusedErrorPercent = 48;
+constexpr double kMaxSdpaFlashMapePercent = 9.1;  // today 8.6 (was 18.1); target 15
+constexpr double kMaxSdpaCudnnMapePercent = 7.4;  // today 6.9; target 15
+constexpr double kMaxSdpaEfficientMapePercent =
+    14.6;  // today 14.1 (refitted under the power law); no target
+constexpr double kMaxSdpaMathMapePercent = 9.2;  // today 8.7; target 15 (unfused)
+constexpr double kMaxSdpaCaseErrorPercent =
+    24;  // today 23.5 (sdpa_efficient decode 16k b8; was 37.0)
+constexpr double kMinSdpaPearsonLogR = 0.995;  // today 0.998, all rows
+// Today 23.6, 11 of 16 shapes within 15% (was 6). Target 15 on every shape.
+constexpr double kMaxSdpaFusedUnfusedErrorPercent = 24.1;
 
 // Our own kernels (64 rows).
 constexpr int kMinOwnCases = 64;
-constexpr double kMaxOwnPrefillMapePercent = 13.9;  // today 13.4 (was 17.3)
-constexpr double kMaxOwnMapePercent = 12.3;         // today 11.8 (was 25.2); target 10 (not met)
-constexpr double kMaxOwnCaseErrorPercent = 35.2;  // today 34.7 (paged_v2 MQA; was 457.7); target 25
-// Today 37.5 (fp16 d64 2k b8, was 63.2); 4 of 7 shapes within 15%, as before,
-// but the worst moved from -63% to within 6% (p512 b16). Target 15 on every shape.
-constexpr double kMaxOwnFusedUnfusedErrorPercent = 38;
-constexpr double kMinOwnDecodeTop1Share = 0.9;  // today 10 of 11 (0.91, was 0.82); target 0.85
+constexpr double kMaxOwnPrefillMapePercent = 7.0;  // today 6.5 (was 13.4)
+constexpr double kMaxOwnMapePercent = 7.8;         // today 7.3 (was 11.8); target 10
+constexpr double kMaxOwnCaseErrorPercent = 32.8;  // today 32.3 (unfused 1k b8); target 25 (not met)
+// Today 31.6 (unfused 1k b8); 5 of 7 shapes within 15%. Target 15 on every shape.
+constexpr double kMaxOwnFusedUnfusedErrorPercent = 32.1;
+constexpr double kMinOwnDecodeTop1Share = 0.9;  // today 10 of 11 (0.91); target 0.85
 
-TEST(H100AttentionAccuracy, SdpaBackends) {
-  const report::ComparedRows rows = compare_file(kSdpaMeasured);
+// Validation 3 (kernels/studies/attention_validation_3.yaml): HELD OUT,
+// measured once with the model of 5769d03 and not fitted on; the limits hold
+// its figures with half a point of room.
+constexpr const char* kSdpaMeasured3 =
+    "bench/measurements/h100_sxm_2026-11-26_attention_validation_3_sdpa.csv";
+constexpr const char* kOwnMeasured3 =
+    "bench/measurements/h100_sxm_2026-11-26_attention_validation_3_ref.csv";
+constexpr int kMinSdpaCases3 = 53;
+constexpr double kMaxSdpaFlashMapePercent3 = 12.9;      // today 12.4; target 15
+constexpr double kMaxSdpaCudnnMapePercent3 = 8.7;       // today 8.2; target 15
+constexpr double kMaxSdpaEfficientMapePercent3 = 13.2;  // today 12.7; no target
+constexpr double kMaxSdpaMathMapePercent3 = 9.9;        // today 9.4; target 15 (unfused)
+constexpr double kMaxSdpaCaseErrorPercent3 = 40.8;      // today 40.3 (FA2 decode 64k b1 fp16)
+constexpr double kMinSdpaPearsonLogR3 = 0.995;          // today 0.997
+// Today 46.1 (cuDNN d64 3500 MHA), 7 of 13 within 15%. Target 15 on every shape (not met).
+constexpr double kMaxSdpaFusedUnfusedErrorPercent3 = 46.6;
+constexpr int kMinOwnCases3 = 89;
+constexpr double kMaxOwnMapePercent3 = 9.9;         // today 9.4; target 10
+constexpr double kMaxOwnPrefillMapePercent3 = 8.6;  // today 8.1 (mma.sync flash and unfused)
+constexpr double kMaxOwnCaseErrorPercent3 =
+    38;  // today 37.5 (paged_v2 64k b1); target 25 (not met)
+// Today 23.5 (fp16 d64 640 b16), 10 of 12 within 15%. Target 15 on every shape (not met).
+constexpr double kMaxOwnFusedUnfusedErrorPercent3 = 24;
+constexpr double kMinOwnDecodeTop1Share3 = 0.66;  // today 10 of 15 (0.67); target 0.85 (not met)
+
+struct SdpaLimits {
+  int min_cases;
+  double flash_mape, cudnn_mape, efficient_mape, math_mape, case_error, min_pearson_log_r,
+      fused_unfused_error;
+};
+
+void expect_sdpa_within(const char* file, const SdpaLimits& limit) {
+  const report::ComparedRows rows = compare_file(file);
   const report::ComparisonSummary summary = report::summarize_comparison(rows);
   std::cout << report::comparison_table(rows, summary);
 
-  EXPECT_GE(summary.attention.all.cases, kMinSdpaCases);
-  EXPECT_LE(metrics(summary, "sdpa_flash").mape_percent, kMaxSdpaFlashMapePercent);
-  EXPECT_LE(metrics(summary, "sdpa_cudnn").mape_percent, kMaxSdpaCudnnMapePercent);
-  EXPECT_LE(metrics(summary, "sdpa_efficient").mape_percent, kMaxSdpaEfficientMapePercent);
-  EXPECT_LE(metrics(summary, "sdpa_math").mape_percent, kMaxSdpaMathMapePercent);
+  EXPECT_GE(summary.attention.all.cases, limit.min_cases);
+  EXPECT_LE(metrics(summary, "sdpa_flash").mape_percent, limit.flash_mape);
+  EXPECT_LE(metrics(summary, "sdpa_cudnn").mape_percent, limit.cudnn_mape);
+  EXPECT_LE(metrics(summary, "sdpa_efficient").mape_percent, limit.efficient_mape);
+  EXPECT_LE(metrics(summary, "sdpa_math").mape_percent, limit.math_mape);
   for (const workloads::ComparedAttention& row : rows.attention) {
-    EXPECT_LE(std::abs(error_percent(row)), kMaxSdpaCaseErrorPercent)
+    EXPECT_LE(std::abs(error_percent(row)), limit.case_error)
         << row.measured.workload.name << " (" << row.simulated << "): measured "
         << row.measured.time_us << " us, predicted " << row.predicted_us;
   }
-  EXPECT_GE(summary.attention.all.pearson_log_r, kMinSdpaPearsonLogR);
-  expect_ratios_within(summary, kMaxSdpaFusedUnfusedErrorPercent);
+  EXPECT_GE(summary.attention.all.pearson_log_r, limit.min_pearson_log_r);
+  expect_ratios_within(summary, limit.fused_unfused_error);
+}
+
+struct OwnLimits {
+  int min_cases;
+  double mape, prefill_mape, case_error, fused_unfused_error, min_decode_top1_share;
+};
+
+void expect_own_within(const char* file, const OwnLimits& limit) {
+  const report::ComparedRows rows = compare_file(file);
+  const report::ComparisonSummary summary = report::summarize_comparison(rows);
+  std::cout << report::comparison_table(rows, summary);
+
+  EXPECT_GE(summary.attention.all.cases, limit.min_cases);
+  EXPECT_LE(summary.attention.all.mape_percent, limit.mape);
+  EXPECT_LE(metrics(summary, "tilesim_ref prefill").mape_percent, limit.prefill_mape);
+  for (const workloads::ComparedAttention& row : rows.attention) {
+    EXPECT_LE(std::abs(error_percent(row)), limit.case_error)
+        << row.measured.workload.name << " (" << row.simulated << "): measured "
+        << row.measured.time_us << " us, predicted " << row.predicted_us;
+  }
+  expect_ratios_within(summary, limit.fused_unfused_error);
+  EXPECT_GT(summary.attention.decode_choice.groups.size(), 0u);
+  EXPECT_GE(summary.attention.decode_choice.top1_share(), limit.min_decode_top1_share);
+}
+
+TEST(H100AttentionAccuracy, SdpaBackends) {
+  expect_sdpa_within(kSdpaMeasured, {kMinSdpaCases, kMaxSdpaFlashMapePercent,
+                                     kMaxSdpaCudnnMapePercent, kMaxSdpaEfficientMapePercent,
+                                     kMaxSdpaMathMapePercent, kMaxSdpaCaseErrorPercent,
+                                     kMinSdpaPearsonLogR, kMaxSdpaFusedUnfusedErrorPercent});
 }
 
 TEST(H100AttentionAccuracy, OwnKernels) {
-  const report::ComparedRows rows = compare_file(kOwnMeasured);
-  const report::ComparisonSummary summary = report::summarize_comparison(rows);
-  std::cout << report::comparison_table(rows, summary);
+  expect_own_within(kOwnMeasured, {kMinOwnCases, kMaxOwnMapePercent, kMaxOwnPrefillMapePercent,
+                                   kMaxOwnCaseErrorPercent, kMaxOwnFusedUnfusedErrorPercent,
+                                   kMinOwnDecodeTop1Share});
+}
 
-  EXPECT_GE(summary.attention.all.cases, kMinOwnCases);
-  EXPECT_LE(summary.attention.all.mape_percent, kMaxOwnMapePercent);
-  EXPECT_LE(metrics(summary, "tilesim_ref prefill").mape_percent, kMaxOwnPrefillMapePercent);
-  for (const workloads::ComparedAttention& row : rows.attention) {
-    EXPECT_LE(std::abs(error_percent(row)), kMaxOwnCaseErrorPercent)
-        << row.measured.workload.name << " (" << row.simulated << "): measured "
-        << row.measured.time_us << " us, predicted " << row.predicted_us;
-  }
-  expect_ratios_within(summary, kMaxOwnFusedUnfusedErrorPercent);
-  EXPECT_GT(summary.attention.decode_choice.groups.size(), 0u);
-  EXPECT_GE(summary.attention.decode_choice.top1_share(), kMinOwnDecodeTop1Share);
+TEST(H100AttentionAccuracy, SdpaBackendsValidation3) {
+  expect_sdpa_within(kSdpaMeasured3, {kMinSdpaCases3, kMaxSdpaFlashMapePercent3,
+                                      kMaxSdpaCudnnMapePercent3, kMaxSdpaEfficientMapePercent3,
+                                      kMaxSdpaMathMapePercent3, kMaxSdpaCaseErrorPercent3,
+                                      kMinSdpaPearsonLogR3, kMaxSdpaFusedUnfusedErrorPercent3});
+}
+
+TEST(H100AttentionAccuracy, OwnKernelsValidation3) {
+  expect_own_within(kOwnMeasured3, {kMinOwnCases3, kMaxOwnMapePercent3, kMaxOwnPrefillMapePercent3,
+                                    kMaxOwnCaseErrorPercent3, kMaxOwnFusedUnfusedErrorPercent3,
+                                    kMinOwnDecodeTop1Share3});
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/gpu/block_scheduler.hpp"
 #include "workloads/attention/attention_tensors.hpp"
 
 namespace tilesim::workloads {
@@ -37,8 +38,13 @@ FlashCtaProgramBuilder::FlashCtaProgramBuilder(FlashTile tile, std::int64_t chun
                               ? std::min(tile.kv_bytes_in_flight(),
                                          tile.max_stream_bytes_per_s * spec.hbm.latency_s)
                               : tile.kv_bytes_in_flight()),
-      softmax_overlap_(profile.softmax_overlap),
-      cta_overhead_s_(profile.cta_overhead_s) {}
+      // FA3's ping-pong hides the softmax within the CTA; FA2's serialized
+      // warps hide it only under another resident CTA's GEMMs, which run at any
+      // phase of this CTA's loop, not only when the CTAs' lengths differ.
+      softmax_overlap_(profile.softmax_overlap ||
+                       gpu::BlockScheduler(spec.sm).ctas_per_sm(tile.footprint()) > 1),
+      cta_overhead_s_(profile.cta_overhead_s),
+      l2_latency_s_(spec.l2.latency_s) {}
 
 double flash_partial_bytes(const FlashTile& tile, std::int64_t rows) {
   return static_cast<double>(rows) * (tile.head_dim + 1) * kFp32Bytes;
@@ -87,8 +93,8 @@ void FlashCtaProgramBuilder::add_chunk(gpu::CtaProgram& program, std::uint16_t s
                        kMaskInstructionsPerScore * rows * tile_.key_rows * masked_blocks);
 
   if (softmax_overlap_) {
-    // The softmax runs under the GEMMs of the other warpgroup: what is left
-    // is the part longer than the GEMMs.
+    // The softmax runs under other warps' GEMMs (the other warpgroup, or
+    // another CTA on the SM): what is left is the part longer than the GEMMs.
     const double mma_s = mma.flops / rates_.tensor_flops_per_s;
     const double softmax_s =
         exponentials.flops / rates_.sfu_ops_per_s + bookkeeping.flops / rates_.fp32_flops_per_s;
@@ -193,6 +199,11 @@ void FlashCtaProgramBuilder::add_partial_merge(gpu::CtaProgram& program, std::ui
   merge.unit = gpu::ExecutionUnit::fp32;
   merge.flops = kFlopsPerInstruction * slots * static_cast<double>(item.rows) * tile_.head_dim;
   merge.wait = wait;
+  // One thread takes the peers' flags one after another (an acquire load
+  // each), then every thread's merge loop loads a peer's partial per turn and
+  // uses it at once: two L2 round trips per peer, in turn
+  // (kernels/attention/decode/stream_k_decode.cu, StreamKEpilogue).
+  if (wait) merge.setup_s = 2 * static_cast<double>(slots) * l2_latency_s_;
   merge.segment = segment;
   program.steps.push_back(std::move(merge));
 }

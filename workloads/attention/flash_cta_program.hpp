@@ -82,6 +82,7 @@ class FlashCtaProgramBuilder {
   double kv_bytes_in_flight_;
   bool softmax_overlap_;
   double cta_overhead_s_;
+  double l2_latency_s_;
 };
 
 // A split's partial result: fp32 O plus one fp32 log-sum-exp per row.

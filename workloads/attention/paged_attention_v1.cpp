@@ -75,7 +75,7 @@ AttentionLowering PagedAttentionV1::lower(const AttentionWorkload& workload,
   const std::int64_t ctas = shape.heads * static_cast<std::int64_t>(shape.kv_lens.size());
   lowering.kernels.push_back(attention_kernel_launch(workload.name + ".paged_attention_v1", ctas,
                                                      paged_footprint(logits_smem_bytes(shape)), 1.0,
-                                                     programs));
+                                                     kernel.profile.kernel_overhead_s, programs));
   return lowering;
 }
 

@@ -77,10 +77,10 @@ AttentionLowering PagedAttentionV2::lower(const AttentionWorkload& workload,
   const double smem =
       std::max(static_cast<double>(kPartitionKeys) * 4, paged_output_reduction_bytes(shape));
   AttentionLowering lowering;
-  lowering.kernels.push_back(
-      attention_kernel_launch(workload.name + ".paged_attention_v2",
-                              partitions(longest_kv_len(shape)) * sequences * shape.heads,
-                              paged_footprint(smem), 1.0, programs));
+  lowering.kernels.push_back(attention_kernel_launch(
+      workload.name + ".paged_attention_v2",
+      partitions(longest_kv_len(shape)) * sequences * shape.heads, paged_footprint(smem), 1.0,
+      kernel.profile.kernel_overhead_s, programs));
 
   SplitKvCombine reduce;
   reduce.name = workload.name + ".paged_attention_v2_reduce";

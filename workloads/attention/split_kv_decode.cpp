@@ -82,9 +82,9 @@ std::vector<gpu::KernelLaunch> split_kv_decode_kernels(
   const AttentionShape& shape = workload.shape;
   auto programs = std::make_shared<SplitKvPrograms>(shape, tile, plan, spec, kernel.profile);
   std::vector<gpu::KernelLaunch> kernels;
-  kernels.push_back(attention_kernel_launch(workload.name + "." + kernel_name,
-                                            programs->cta_count(), tile.footprint(),
-                                            kernel.profile.tensor_efficiency, programs));
+  kernels.push_back(attention_kernel_launch(
+      workload.name + "." + kernel_name, programs->cta_count(), tile.footprint(),
+      kernel.profile.tensor_efficiency, kernel.profile.kernel_overhead_s, programs));
   if (plan.splits > 1 || plan.always_combine) {
     SplitKvCombine combine;
     combine.name = workload.name + ".splitkv_combine";

@@ -116,9 +116,9 @@ AttentionLowering StreamKDecodeAttention::lower(const AttentionWorkload& workloa
   auto programs = std::make_shared<StreamKDecodePrograms>(workload.shape, tile, persistent_ctas,
                                                           spec, kernel.profile);
   AttentionLowering lowering;
-  lowering.kernels.push_back(attention_kernel_launch(workload.name + ".stream_k_decode",
-                                                     programs->cta_count(), tile.footprint(),
-                                                     kernel.profile.tensor_efficiency, programs));
+  lowering.kernels.push_back(attention_kernel_launch(
+      workload.name + ".stream_k_decode", programs->cta_count(), tile.footprint(),
+      kernel.profile.tensor_efficiency, kernel.profile.kernel_overhead_s, programs));
   lowering.description = fmt::format("stream_k_decode:ctas={}", programs->cta_count());
   return lowering;
 }

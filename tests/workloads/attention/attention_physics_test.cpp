@@ -140,24 +140,38 @@ TEST(AttentionPhysics, SplitKvDecodeIsFasterBecauseFewCtasCannotPullHbm) {
       << one.result.time_us() << " us vs " << many.result.time_us() << " us";
 }
 
+// Issue 12's Stream-K target, on our kernels: one 128k sequence and 31 of
+// 1k (32 query / 8 KV heads), measured 4.5x faster than split-KV with 2
+// splits and faster than the best fixed split (bench/measurements/
+// h100_sxm_2026-11-26_attention_validation_2_ref.csv).
 TEST(AttentionPhysics, StreamKDecodeBalancesAVariableLengthBatch) {
   const hw::HardwareSpec spec = h100();
-  const std::vector<std::int64_t> lens = {131072, 1024};
-  AttentionWorkload two_splits = decode(4, 4, lens, "flash_decoding");
-  two_splits.splits = 2;
-  const double stream_k_us = simulate(decode(4, 4, lens, "stream_k_decode"), spec).result.time_us();
-  const double two_splits_us = simulate(two_splits, spec).result.time_us();
-  const double chosen_us = simulate(decode(4, 4, lens, "flash_decoding"), spec).result.time_us();
+  std::vector<std::int64_t> lens(32, 1024);
+  lens.front() = 131072;
+  const auto ours = [&](std::string variant, int splits) {
+    AttentionWorkload workload = decode(32, 8, lens, std::move(variant));
+    workload.kernel = "tilesim_ref";
+    if (splits > 0) workload.splits = splits;
+    return simulate(workload, spec).result.time_us();
+  };
+  const double stream_k_us = ours("stream_k_decode", 0);
+  const double two_splits_us = ours("flash_decoding", 2);
+  double best_split_us = two_splits_us;
+  for (const int splits : {1, 4, 8, 16}) {
+    best_split_us = std::min(best_split_us, ours("flash_decoding", splits));
+  }
   EXPECT_GE(two_splits_us / stream_k_us, 1.5) << stream_k_us << " us vs " << two_splits_us;
-  EXPECT_LE(stream_k_us, 1.05 * chosen_us) << stream_k_us << " us vs " << chosen_us;
+  EXPECT_LE(stream_k_us, best_split_us) << stream_k_us << " us vs " << best_split_us;
 }
 
-// Decode of long contexts streams the KV cache at HBM's sustained bandwidth.
+// Decode of long contexts streams the KV cache at HBM's sustained bandwidth
+// (beyond the launch's fixed cost, which the plan pays once). Not Stream-K on
+// one sequence: each pair's owner merges its ~33 peers in turn (measured at
+// 16k keys: 39.9 us against split-KV's 32.3, attention_calibration_2).
 TEST(AttentionPhysics, LongContextDecodeTakesKvBytesOverHbmBandwidth) {
   const hw::HardwareSpec spec = h100();
   const std::vector<AttentionWorkload> cases = {
       decode(8, 8, {32768}, "flash_decoding"),
-      decode(8, 8, {32768}, "stream_k_decode"),
       decode(8, 8, {32768}, "paged_v2"),
       decode(32, 8, {16384, 16384, 16384, 16384}, "flash_decoding"),
       decode(32, 8, {16384, 16384, 16384, 16384}, "stream_k_decode"),
@@ -166,7 +180,12 @@ TEST(AttentionPhysics, LongContextDecodeTakesKvBytesOverHbmBandwidth) {
   for (const AttentionWorkload& workload : cases) {
     const double floor_us =
         workload.shape.kv_cache_bytes() / spec.hbm.sustained_bytes_per_s() * 1e6;
-    const double time_us = simulate(workload, spec).result.time_us();
+    const auto run = simulate(workload, spec);
+    sim::SimTime fixed;
+    for (const gpu::KernelRecord& kernel : run.result.kernels) {
+      fixed = std::max(fixed, kernel.fixed_overhead);
+    }
+    const double time_us = run.result.time_us() - fixed.seconds() * 1e6;
     EXPECT_GE(time_us, floor_us) << workload.variant;
     EXPECT_LE(time_us, 1.15 * floor_us)
         << workload.variant << " with " << workload.shape.kv_lens.size() << " sequences";
