@@ -19,7 +19,7 @@ packages=(
   python3-pytest python3-pandas # its tests: results must load straight into a DataFrame
   chromium                      # a real headless browser loads the --html reports in a test
   parallel                      # GNU parallel: docs/sweeps.md's sharded-sweep one-liner, run by a test
-  clang-16 libclang-rt-16-dev   # the fuzz preset: libFuzzer + ASan/UBSan runtimes (clang-14 fails on libstdc++ 12's <ranges>)
+  clang-16 libclang-rt-16-dev   # the sanitize (CI) and fuzz presets: libFuzzer + ASan/UBSan runtimes (clang-14 fails on libstdc++ 12's <ranges>)
 )
 missing=()
 for p in "${packages[@]}"; do
