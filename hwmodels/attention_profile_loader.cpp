@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "hwmodels/guarded_read.hpp"
+#include "hwmodels/profile_folder.hpp"
 #include "hwmodels/yaml_file.hpp"
 
 namespace tilesim::hw {
@@ -218,12 +219,7 @@ config::Loaded<AttentionProfile> load_attention_profile(const std::filesystem::p
       path, Diagnostics{}, [&](Diagnostics& diagnostics) -> std::optional<AttentionProfile> {
         std::optional<YAML::Node> root = config::load_yaml_file(file, diagnostics);
         if (!root) return std::nullopt;
-        config::ReadContext context;
-        context.file = path;
-        context.clock_hz = target.clock_hz;
-        for (const std::string& key : {target.name, target.architecture}) {
-          if (!key.empty()) context.gpu_keys.push_back(key);
-        }
+        const config::ReadContext context = profile_read_context(path, target);
         AttentionProfile profile;
         profile.name = file.stem().string();
         profile.source_path = path;
@@ -232,37 +228,11 @@ config::Loaded<AttentionProfile> load_attention_profile(const std::filesystem::p
       });
 }
 
-namespace {
-
-// Whether the profile `file` lists `architecture` under `architectures`; true
-// for a file whose list cannot be read, so that loading it reports why.
-bool lists_architecture(const std::filesystem::path& file, const std::string& architecture) {
-  config::Diagnostics parse;
-  const std::optional<YAML::Node> root = config::load_yaml_file(file, parse);
-  if (!root || !root->IsMap()) return true;
-  const YAML::Node listed = (*root)["architectures"];
-  if (!listed || !listed.IsSequence()) return true;
-  return std::any_of(listed.begin(), listed.end(), [&](const YAML::Node& entry) {
-    return entry.IsScalar() && entry.Scalar() == architecture;
-  });
-}
-
-}  // namespace
-
 void read_attention_profiles(const std::filesystem::path& kernel_dir, const ProfileTarget& target,
                              std::map<std::string, AttentionProfile>& profiles,
                              config::Diagnostics& diagnostics) {
-  const std::filesystem::path dir = kernel_dir.parent_path() / "attention";
-  // kernel_profile_names lists any folder's .yaml stems, sorted: a stable order
-  // for diagnostics.
-  for (const std::string& name : kernel_profile_names(dir)) {
-    const std::filesystem::path file = dir / (name + ".yaml");
-    // Another architecture's profile has no values for this GPU: not read.
-    if (!lists_architecture(file, target.architecture)) continue;
-    config::Loaded<AttentionProfile> profile = load_attention_profile(file, target);
-    diagnostics.append(profile.diagnostics);
-    if (profile.ok()) profiles[name] = std::move(*profile.value);
-  }
+  read_profile_folder(kernel_dir.parent_path() / "attention", target, load_attention_profile,
+                      profiles, diagnostics);
 }
 
 }  // namespace tilesim::hw

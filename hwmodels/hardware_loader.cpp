@@ -9,6 +9,7 @@
 #include "hwmodels/attention_profile_loader.hpp"
 #include "hwmodels/closest_match.hpp"
 #include "hwmodels/config_file_path.hpp"
+#include "hwmodels/framework_profile_loader.hpp"
 #include "hwmodels/guarded_read.hpp"
 #include "hwmodels/hardware_schema.hpp"
 #include "hwmodels/kernel_profile_loader.hpp"
@@ -253,6 +254,7 @@ config::Loaded<HardwareSpec> load_hardware_spec(const std::filesystem::path& pat
           if (source.dir) {
             const ProfileTarget target{spec.name, spec.architecture, spec.sm.clock_hz, nullptr};
             read_attention_profiles(*source.dir, target, spec.attention_profiles, diagnostics);
+            read_framework_profiles(*source.dir, target, spec.framework_profiles, diagnostics);
           }
         }
         return spec;

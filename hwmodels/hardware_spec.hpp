@@ -11,6 +11,7 @@
 
 #include "hwmodels/attention_profile.hpp"
 #include "hwmodels/data_type.hpp"
+#include "hwmodels/framework_profile.hpp"
 #include "hwmodels/mma_instruction.hpp"
 
 namespace tilesim::hw {
@@ -155,6 +156,9 @@ struct HardwareSpec {
   // Every attention profile in configs/attention that runs on this GPU, by
   // name; implementations pick theirs (workloads/attention).
   std::map<std::string, AttentionProfile> attention_profiles;
+  // Every framework profile in configs/frameworks that runs on this GPU, by
+  // name; a framework-granularity layer's kernels pay its families' costs.
+  std::map<std::string, FrameworkProfile> framework_profiles;
 
   // Tensor-core rate of one SM for `type`; fp32 inputs run on CUDA cores.
   double sm_mma_flops_per_s(DataType type) const;

@@ -7,6 +7,7 @@
 #include "hwmodels/guarded_read.hpp"
 #include "hwmodels/hardware_schema.hpp"
 #include "hwmodels/kernel_fit.hpp"
+#include "hwmodels/profile_folder.hpp"
 #include "hwmodels/yaml_file.hpp"
 #include "hwmodels/yaml_schema.hpp"
 
@@ -76,13 +77,8 @@ config::Loaded<KernelProfile> load_kernel_profile(const std::filesystem::path& f
             config::set_scalar_at(*root, field.key_path, field.value);
           }
         }
-        config::ReadContext context;
-        context.file = path;
+        config::ReadContext context = profile_read_context(path, target);
         context.key_prefix = key_prefix;
-        context.clock_hz = target.clock_hz;
-        for (const std::string& key : {target.name, target.architecture}) {
-          if (!key.empty()) context.gpu_keys.push_back(key);  // empty: not valid in the file
-        }
         KernelProfile profile;
         profile.source_path = path;
         const Values values = kernel_profile_schema().read(*root, context, profile, diagnostics);

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "hwmodels/attention_profile_loader.hpp"
+#include "hwmodels/framework_profile_loader.hpp"
 #include "hwmodels/guarded_read.hpp"
 #include "hwmodels/hardware_schema.hpp"
 #include "hwmodels/schema_markdown.hpp"
@@ -278,6 +279,13 @@ std::string render_config_reference_markdown() {
        "marked *per GPU* take a value or a map, as in kernel profiles. Keys of the other kind "
        "keep their defaults.",
        "", hw::attention_profile_schema().params()},
+      {"Framework profile file (configs/frameworks/*.yaml)",
+       "A framework's own small kernels, defined once: what each CTA of a kernel family pays "
+       "before its first load (`fused: framework` layers and graph kernels with a `family:`). "
+       "A GPU has the profiles that list its `architecture`, read from the `frameworks/` "
+       "folder beside its kernel profiles; the layers use `pytorch`. Keys marked *per GPU* "
+       "take a value or a map, as in kernel profiles.",
+       "", hw::framework_profile_schema().params()},
       {"Study file (configs/studies/*.yaml)", "The hardware to run on and the workloads.", "",
        study_schema().params()},
       {"Workloads (`workloads:` of a study)",

@@ -7,6 +7,8 @@
 #include <memory>
 
 #include "app/cli/cli_context.hpp"
+#include "hwmodels/attention_profile_loader.hpp"
+#include "hwmodels/framework_profile_loader.hpp"
 #include "hwmodels/kernel_profile_loader.hpp"
 #include "workloads/study_runner.hpp"
 #include "workloads/sweep/sweep_cost.hpp"
@@ -16,15 +18,25 @@
 namespace tilesim::cli {
 namespace {
 
-// A study has `workloads:` at the top, a sweep `vary:`, a kernel profile
+// A study has `workloads:` at the top, a sweep `vary:`, a framework profile
+// `cta_setup:`, an attention profile `class:`, a kernel profile
 // `architectures:` or `instruction:`; anything else is taken as hardware.
-enum class FileKind { hardware, kernel_profile, study, sweep };
+enum class FileKind {
+  hardware,
+  kernel_profile,
+  attention_profile,
+  framework_profile,
+  study,
+  sweep
+};
 
 FileKind file_kind(const std::string& path) {
   try {
     const YAML::Node root = YAML::LoadFile(path);
     if (!root.IsMap()) return FileKind::hardware;
     if (root["vary"]) return FileKind::sweep;
+    if (root["cta_setup"]) return FileKind::framework_profile;
+    if (root["class"]) return FileKind::attention_profile;
     if (root["architectures"] || root["instruction"]) return FileKind::kernel_profile;
     return root["workloads"] ? FileKind::study : FileKind::hardware;
   } catch (const YAML::Exception&) {
@@ -87,6 +99,18 @@ config::Diagnostics validate_kernel_profile(const std::string& path) {
   return profile.diagnostics;
 }
 
+// An attention or framework profile read for no particular GPU: every per-GPU
+// entry is checked.
+template <typename Profile, typename Load>
+config::Diagnostics validate_profile(const std::string& path, const char* what, const Load& load) {
+  config::Loaded<Profile> profile = load(path, hw::ProfileTarget{});
+  if (profile.ok()) {
+    std::cout << fmt::format("{}: ok ({} for {})\n", path, what,
+                             fmt::join(profile.value->architectures, ", "));
+  }
+  return profile.diagnostics;
+}
+
 int run_validate(const std::vector<std::string>& paths, double max_events) {
   const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
   config::Diagnostics problems;
@@ -97,6 +121,14 @@ int run_validate(const std::vector<std::string>& paths, double max_events) {
         break;
       case FileKind::kernel_profile:
         problems.append(validate_kernel_profile(path));
+        break;
+      case FileKind::attention_profile:
+        problems.append(validate_profile<hw::AttentionProfile>(path, "attention profile",
+                                                               hw::load_attention_profile));
+        break;
+      case FileKind::framework_profile:
+        problems.append(validate_profile<hw::FrameworkProfile>(path, "framework profile",
+                                                               hw::load_framework_profile));
         break;
       case FileKind::study:
         problems.append(validate_study(path, schedules, max_events));
@@ -121,12 +153,12 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ValidateOptions>();
   CLI::App* command = app.add_subcommand(
       "validate",
-      "Check hardware, kernel profile, study and sweep YAML files; report every problem with "
-      "file:line:col");
+      "Check hardware, kernel, attention and framework profile, study and sweep YAML files; "
+      "report every problem with file:line:col");
   command
       ->add_option("files", options->paths,
-                   "Hardware (configs/hw/*.yaml), kernel profile (configs/kernels/*.yaml), study "
-                   "or sweep YAML files")
+                   "Hardware (configs/hw/*.yaml), profile (configs/kernels, attention, "
+                   "frameworks/*.yaml), study or sweep YAML files")
       ->required();
   add_max_events_option(*command, options->max_events);
   command->callback(

@@ -80,8 +80,11 @@ TEST(KernelProfilesDefinedOnce, NoProfileKeysOutsideConfigsKernels) {
   files.insert(files.end(), studies.begin(), studies.end());
   std::vector<std::string> found;
   for (const fs::path& file : files) {
-    // Attention profiles share some key names (tensor_efficiency, instruction).
-    if (file.parent_path() == kConfigs / "kernels" || file.parent_path() == kConfigs / "attention")
+    // Attention and framework profiles share some key names (tensor_efficiency,
+    // instruction, architectures).
+    if (file.parent_path() == kConfigs / "kernels" ||
+        file.parent_path() == kConfigs / "attention" ||
+        file.parent_path() == kConfigs / "frameworks")
       continue;
     find_keys(YAML::LoadFile(file.string()), keys, file, found);
   }

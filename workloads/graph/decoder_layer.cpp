@@ -78,19 +78,22 @@ int DecoderGraphBuilder::input() {
 void DecoderGraphBuilder::add_node(const std::string& name, decltype(GraphNode::op) op) {
   GraphNode node;
   node.name = prefix_ + name;
+  node.where = where_;
   node.op = std::move(op);
   node.framework_op = ops_ == LayerOps::framework;
   graph_.add_node(std::move(node));
 }
 
 void DecoderGraphBuilder::add_rmsnorm(const std::string& name, int in, int out) {
-  add_node(name, RowReductionOp{RowReduction::rmsnorm, rows_, shape_.hidden, {in}, {out}});
+  add_node(name,
+           RowReductionOp{RowReduction::rmsnorm, rows_, shape_.hidden, {in}, {out}, std::nullopt});
 }
 
 void DecoderGraphBuilder::add_elementwise(const std::string& name, ElementwiseFunction function,
-                                          std::vector<TensorSlice> inputs, TensorSlice output) {
+                                          std::vector<TensorSlice> inputs, TensorSlice output,
+                                          std::optional<hw::FrameworkKernelFamily> family) {
   const std::int64_t cols = graph_.tensor(output.tensor).cols();
-  add_node(name, ElementwiseOp{function, rows_, cols, std::move(inputs), output});
+  add_node(name, ElementwiseOp{function, rows_, cols, std::move(inputs), output, family});
 }
 
 void DecoderGraphBuilder::add_gemm(const std::string& name, std::int64_t n, std::int64_t k, int a,
@@ -154,7 +157,8 @@ void DecoderGraphBuilder::add_rope(int qkv) {
                                  rows_,
                                  (shape_.heads + shape_.kv_heads) * shape_.head_dim,
                                  {{qkv}},
-                                 {qkv}});
+                                 {qkv},
+                                 std::nullopt});
 }
 
 int DecoderGraphBuilder::add_layer(int x, const std::string& prefix) {
@@ -224,23 +228,25 @@ int DecoderGraphBuilder::add_fused_layer(int x) {
 // counted as the one column and nothing: both are tiny and stay in L2.
 int DecoderGraphBuilder::add_framework_rmsnorm(const std::string& name, int x) {
   using F = ElementwiseFunction;
+  using K = hw::FrameworkKernelFamily;
   const std::int64_t hidden = shape_.hidden;
   const int x32 = tensor(rows_, hidden, hw::DataType::fp32);
-  add_elementwise(name + ".to_fp32", F::copy, {{x}}, {x32});
+  add_elementwise(name + ".to_fp32", F::copy, {{x}}, {x32}, K::upcast_copy);
   const int squared = tensor(rows_, hidden, hw::DataType::fp32);
-  add_elementwise(name + ".pow", F::mul, {{x32}}, {squared});
+  add_elementwise(name + ".pow", F::mul, {{x32}}, {squared}, K::vectorized);
   const int mean = tensor(rows_, 1, hw::DataType::fp32);
-  add_node(name + ".mean", RowReductionOp{RowReduction::mean, rows_, hidden, {squared}, {mean}});
+  add_node(name + ".mean",
+           RowReductionOp{RowReduction::mean, rows_, hidden, {squared}, {mean}, K::reduction});
   const int shifted = tensor(rows_, 1, hw::DataType::fp32);
-  add_elementwise(name + ".add_eps", F::add, {{mean}}, {shifted});
+  add_elementwise(name + ".add_eps", F::add, {{mean}}, {shifted}, K::vectorized);
   const int rstd = tensor(rows_, 1, hw::DataType::fp32);
-  add_elementwise(name + ".rsqrt", F::rsqrt, {{shifted}}, {rstd});
+  add_elementwise(name + ".rsqrt", F::rsqrt, {{shifted}}, {rstd}, K::vectorized);
   const int scaled = tensor(rows_, hidden, hw::DataType::fp32);
-  add_elementwise(name + ".mul_rstd", F::mul, {{x32}, {rstd}}, {scaled});
+  add_elementwise(name + ".mul_rstd", F::mul, {{x32}, {rstd}}, {scaled}, K::generic);
   const int narrowed = activation(hidden);
-  add_elementwise(name + ".to_bf16", F::copy, {{scaled}}, {narrowed});
+  add_elementwise(name + ".to_bf16", F::copy, {{scaled}}, {narrowed}, K::vectorized);
   const int out = activation(hidden);
-  add_elementwise(name + ".mul_weight", F::mul, {{narrowed}}, {out});
+  add_elementwise(name + ".mul_weight", F::mul, {{narrowed}}, {out}, K::generic);
   return out;
 }
 
@@ -249,21 +255,23 @@ int DecoderGraphBuilder::add_framework_rmsnorm(const std::string& name, int x) {
 // and head-independent: small, counted as nothing.
 int DecoderGraphBuilder::add_framework_rope(const std::string& name, int x, std::int64_t cols) {
   using F = ElementwiseFunction;
+  using K = hw::FrameworkKernelFamily;
   const int times_cos = activation(cols);
-  add_elementwise(name + ".mul_cos", F::mul, {{x}}, {times_cos});
+  add_elementwise(name + ".mul_cos", F::mul, {{x}}, {times_cos}, K::generic);
   const int negated = activation(cols / 2);
-  add_elementwise(name + ".neg", F::mul, {{x, cols / 2}}, {negated});
+  add_elementwise(name + ".neg", F::mul, {{x, cols / 2}}, {negated}, K::generic);
   const int rotated = activation(cols);
-  add_elementwise(name + ".cat", F::copy, {{x}}, {rotated});
+  add_elementwise(name + ".cat", F::copy, {{x}}, {rotated}, K::cat);
   const int times_sin = activation(cols);
-  add_elementwise(name + ".mul_sin", F::mul, {{rotated}}, {times_sin});
+  add_elementwise(name + ".mul_sin", F::mul, {{rotated}}, {times_sin}, K::generic);
   const int out = activation(cols);
-  add_elementwise(name + ".add", F::add, {{times_cos}, {times_sin}}, {out});
+  add_elementwise(name + ".add", F::add, {{times_cos}, {times_sin}}, {out}, K::vectorized);
   return out;
 }
 
 int DecoderGraphBuilder::add_framework_layer(int x) {
   using F = ElementwiseFunction;
+  using K = hw::FrameworkKernelFamily;
   const std::int64_t hidden = shape_.hidden;
   const std::int64_t intermediate = shape_.intermediate;
   const int x_norm = add_framework_rmsnorm("rmsnorm_attn", x);
@@ -276,28 +284,28 @@ int DecoderGraphBuilder::add_framework_layer(int x) {
   add_framework_rope("rope_q", q, q_cols());
   const int k_rotated = add_framework_rope("rope_k", k, kv_cols());
   const int k_cache = activation(kv_cols());
-  add_elementwise("k_cache_write", F::copy, {{k_rotated}}, {k_cache});
+  add_elementwise("k_cache_write", F::copy, {{k_rotated}}, {k_cache}, K::generic);
   const int v_cache = activation(kv_cols());
-  add_elementwise("v_cache_write", F::copy, {{v}}, {v_cache});
+  add_elementwise("v_cache_write", F::copy, {{v}}, {v_cache}, K::generic);
   add_attention();
   const int attended = activation(q_cols());
   const int projected = activation(hidden);
   add_gemm("o_proj", hidden, q_cols(), attended, projected, {});
   const int h = activation(hidden);
-  add_elementwise("residual_attn", F::add, {{x}, {projected}}, {h});
+  add_elementwise("residual_attn", F::add, {{x}, {projected}}, {h}, K::vectorized);
   const int h_norm = add_framework_rmsnorm("rmsnorm_mlp", h);
   const int gate = activation(intermediate);
   add_gemm("gate_proj", intermediate, hidden, h_norm, gate, {});
   const int gate_silu = activation(intermediate);
-  add_elementwise("silu", F::silu, {{gate}}, {gate_silu});
+  add_elementwise("silu", F::silu, {{gate}}, {gate_silu}, K::vectorized);
   const int up = activation(intermediate);
   add_gemm("up_proj", intermediate, hidden, h_norm, up, {});
   const int act = activation(intermediate);
-  add_elementwise("mul", F::mul, {{gate_silu}, {up}}, {act});
+  add_elementwise("mul", F::mul, {{gate_silu}, {up}}, {act}, K::vectorized);
   const int down = activation(hidden);
   add_gemm("down_proj", hidden, intermediate, act, down, {});
   const int out = activation(hidden);
-  add_elementwise("residual_mlp", F::add, {{h}, {down}}, {out});
+  add_elementwise("residual_mlp", F::add, {{h}, {down}}, {out}, K::vectorized);
   return out;
 }
 

@@ -85,8 +85,10 @@ class DecoderGraphBuilder {
   int tensor(std::int64_t rows, std::int64_t cols, hw::DataType dtype);
   void add_node(const std::string& name, decltype(GraphNode::op) op);
   void add_rmsnorm(const std::string& name, int in, int out);
+  // `family`: the framework kernel family a framework layer's op launches.
   void add_elementwise(const std::string& name, ElementwiseFunction function,
-                       std::vector<TensorSlice> inputs, TensorSlice output);
+                       std::vector<TensorSlice> inputs, TensorSlice output,
+                       std::optional<hw::FrameworkKernelFamily> family = std::nullopt);
   struct FusedWork {
     bool norm_prologue = false;
     std::optional<int> residual;  // tensor added in the epilogue

@@ -9,23 +9,41 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
 }
 
+// A framework's elementwise kernel launches a CTA per few hundred elements (ATen:
+// 128 threads x 4), so a small tensor is spread over many SMs: its CTAs take
+// single rows of a block while that keeps the grid within a few waves, then
+// more rows (a power of two, so a CTA never straddles two blocks). A tuned
+// kernel takes whole 64-row blocks.
+constexpr std::int64_t kFrameworkCtasMax = 2048;
+
+std::int64_t rows_per_cta(const ElementwiseOp& op, std::int64_t chunks) {
+  if (!op.family) return TensorBlocks::kBlockRows;
+  std::int64_t per_cta = 1;
+  while (per_cta < TensorBlocks::kBlockRows &&
+         ceil_div(op.rows, per_cta) * chunks > kFrameworkCtasMax) {
+    per_cta *= 2;
+  }
+  return per_cta;
+}
+
 class ElementwisePrograms final : public gpu::CtaProgramSource {
  public:
-  ElementwisePrograms(const ElementwiseOp& op, const KernelGraph& graph)
+  ElementwisePrograms(const ElementwiseOp& op, const KernelGraph& graph, double cta_setup_s)
       : op_(op),
         output_(graph.tensor(op.output.tensor)),
         cost_(elementwise_cost(op.function)),
-        chunks_(ceil_div(op.cols, TensorBlocks::kBlockCols)) {
+        chunks_(ceil_div(op.cols, TensorBlocks::kBlockCols)),
+        rows_per_cta_(rows_per_cta(op, chunks_)),
+        cta_setup_s_(cta_setup_s) {
     for (const TensorSlice& input : op.inputs) inputs_.push_back(graph.tensor(input.tensor));
   }
 
-  std::int64_t cta_count() const { return ceil_div(op_.rows, TensorBlocks::kBlockRows) * chunks_; }
+  std::int64_t cta_count() const { return ceil_div(op_.rows, rows_per_cta_) * chunks_; }
 
   gpu::CtaProgram program(std::int64_t cta_index) const override {
     const std::int64_t band = cta_index / chunks_;
     const std::int64_t chunk = cta_index % chunks_;
-    const TensorRegion region{band * TensorBlocks::kBlockRows,
-                              std::min(op_.rows, (band + 1) * TensorBlocks::kBlockRows),
+    const TensorRegion region{band * rows_per_cta_, std::min(op_.rows, (band + 1) * rows_per_cta_),
                               chunk * TensorBlocks::kBlockCols,
                               std::min(op_.cols, (chunk + 1) * TensorBlocks::kBlockCols)};
     gpu::CtaProgram program;
@@ -40,6 +58,7 @@ class ElementwisePrograms final : public gpu::CtaProgramSource {
     load.flops = cost_.fp32_flops * region.elements();
     load.bytes_in_flight = kMemoryBoundBytesInFlight;
     load.waits_for_first_data = true;
+    load.setup_s = cta_setup_s_;
     program.steps.push_back(std::move(load));
     add_compute_step(program, gpu::ExecutionUnit::sfu, cost_.sfu_ops * region.elements());
     add_block_stores(program, output_, region.shifted(op_.output.col_offset));
@@ -52,6 +71,8 @@ class ElementwisePrograms final : public gpu::CtaProgramSource {
   std::vector<TensorBlocks> inputs_;
   ElementwiseCost cost_;
   std::int64_t chunks_;
+  std::int64_t rows_per_cta_;
+  double cta_setup_s_;
 };
 
 }  // namespace
@@ -82,8 +103,8 @@ ElementwiseCost elementwise_cost(ElementwiseFunction function) {
 }
 
 gpu::KernelLaunch elementwise_kernel(std::string name, const ElementwiseOp& op,
-                                     const KernelGraph& graph) {
-  auto programs = std::make_shared<ElementwisePrograms>(op, graph);
+                                     const KernelGraph& graph, double cta_setup_s) {
+  auto programs = std::make_shared<ElementwisePrograms>(op, graph, cta_setup_s);
   const std::int64_t ctas = programs->cta_count();
   return memory_bound_launch(std::move(name), ctas, std::move(programs));
 }

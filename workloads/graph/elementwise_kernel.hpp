@@ -16,6 +16,6 @@ struct ElementwiseCost {
 ElementwiseCost elementwise_cost(ElementwiseFunction function);
 
 gpu::KernelLaunch elementwise_kernel(std::string name, const ElementwiseOp& op,
-                                     const KernelGraph& graph);
+                                     const KernelGraph& graph, double cta_setup_s);
 
 }  // namespace tilesim::workloads

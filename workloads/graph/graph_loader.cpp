@@ -26,8 +26,8 @@ constexpr double kMaxExtent = double(std::int64_t{1} << 31);
 constexpr double kMaxRowLength = double(std::int64_t{1} << 22);
 
 const std::vector<std::string>& op_names() {
-  static const std::vector<std::string> names = {"elementwise", "rmsnorm", "layernorm",
-                                                 "softmax",     "gemm",    "attention"};
+  static const std::vector<std::string> names = {"elementwise", "rmsnorm", "layernorm", "softmax",
+                                                 "mean",        "gemm",    "attention"};
   return names;
 }
 
@@ -60,6 +60,7 @@ struct KernelEntry {
   std::vector<std::pair<std::string, config::SourceLocation>> after;
   std::vector<std::pair<std::string, config::SourceLocation>> inputs;
   std::string function = "add";
+  std::string family = "none";
   std::int64_t rows = 1, cols = 1, m = 1, n = 1, k = 1;
   std::string schedule = "data_parallel";
   bool bias = false;
@@ -97,8 +98,22 @@ void add_common_keys(config::Schema<KernelEntry>& s) {
         [](E& entry, const Value& value) { entry.dtype = hw::parse_data_type(value.text); });
 }
 
+std::vector<std::string> family_names() {
+  std::vector<std::string> names = {"none"};
+  for (const std::string_view name : hw::framework_kernel_family_names()) {
+    names.emplace_back(name);
+  }
+  return names;
+}
+
 void add_rows_cols(config::Schema<KernelEntry>& s) {
   using E = KernelEntry;
+  s.add(Param::choice("family", family_names())
+            .default_to("none")
+            .describe("elementwise and row reductions: `none`, a tuned kernel; or the PyTorch "
+                      "kernel family it is (configs/frameworks/pytorch.yaml), whose CTAs each "
+                      "pay the family's setup first."),
+        into(&E::family));
   s.add(extent("rows", "Rows of the tensor (elementwise and row reductions).").default_to("1"),
         into(&E::rows));
   s.add(extent("cols", "Columns (row length) of the tensor (elementwise and row reductions).")
@@ -256,6 +271,7 @@ class GraphBuilder {
     for (int copy = 0; copy < entry.repeat; ++copy) {
       GraphNode node;
       node.name = entry.repeat > 1 ? fmt::format("{}[{}]", entry.name, copy) : entry.name;
+      node.where = entry.where;
       node.stream = entry.stream;
       node.after = copy == 0 ? after : std::vector<int>{};
       node.op = op->node_op;
@@ -354,6 +370,7 @@ class GraphBuilder {
       }
     }
     op.output = {workload_.graph.add_tensor(entry.rows, entry.cols, dtype)};
+    op.family = hw::parse_framework_kernel_family(entry.family);
     return Op{op, op.output.tensor, entry.rows, entry.cols};
   }
 
@@ -368,12 +385,16 @@ class GraphBuilder {
     RowReductionOp op;
     op.kind = entry.op == "rmsnorm"     ? RowReduction::rmsnorm
               : entry.op == "layernorm" ? RowReduction::layernorm
+              : entry.op == "mean"      ? RowReduction::mean
                                         : RowReduction::softmax;
     op.rows = entry.rows;
     op.cols = entry.cols;
     op.input = {input_tensor(input, entry.rows, entry.cols, dtype)};
-    op.output = {workload_.graph.add_tensor(entry.rows, entry.cols, dtype)};
-    return Op{op, op.output.tensor, entry.rows, entry.cols};
+    // A mean writes one value per row.
+    const std::int64_t out_cols = op.kind == RowReduction::mean ? 1 : entry.cols;
+    op.output = {workload_.graph.add_tensor(entry.rows, out_cols, dtype)};
+    op.family = hw::parse_framework_kernel_family(entry.family);
+    return Op{op, op.output.tensor, entry.rows, out_cols};
   }
 
   std::optional<Op> make_gemm(const KernelEntry& entry,

@@ -5,10 +5,12 @@
 // layer preset both build one; graph_lowering turns it into a KernelPlan.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "hwmodels/framework_profile.hpp"
 #include "workloads/attention/attention_workload.hpp"
 #include "workloads/gemm/gemm_workload.hpp"
 #include "workloads/graph/tensor_blocks.hpp"
@@ -31,6 +33,8 @@ struct ElementwiseOp {
   std::int64_t cols = 0;
   std::vector<TensorSlice> inputs;
   TensorSlice output;
+  // A framework's kernel (configs/frameworks): each CTA pays its family's setup.
+  std::optional<hw::FrameworkKernelFamily> family;
 };
 
 // `mean` writes one value per row (its output tensor has one column).
@@ -43,6 +47,7 @@ struct RowReductionOp {
   std::int64_t cols = 0;
   TensorSlice input;
   TensorSlice output;
+  std::optional<hw::FrameworkKernelFamily> family;  // as ElementwiseOp's
 };
 
 // A GEMM through the schedule registry; its `fusion` names the graph tensors
@@ -58,6 +63,7 @@ struct AttentionOp {
 
 struct GraphNode {
   std::string name;
+  config::SourceLocation where;  // the study entry it came from, for lowering's problems
   int stream = 0;
   std::vector<int> after;  // earlier nodes it waits for, beyond its stream predecessor
   // An op a framework dispatches from the host: eagerly launched, its first

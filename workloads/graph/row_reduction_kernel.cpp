@@ -20,12 +20,13 @@ std::int64_t rows_per_cta(std::int64_t rows) {
 
 class RowReductionPrograms final : public gpu::CtaProgramSource {
  public:
-  RowReductionPrograms(const RowReductionOp& op, const KernelGraph& graph)
+  RowReductionPrograms(const RowReductionOp& op, const KernelGraph& graph, double cta_setup_s)
       : op_(op),
         input_(graph.tensor(op.input.tensor)),
         output_(graph.tensor(op.output.tensor)),
         cost_(row_reduction_cost(op.kind)),
-        rows_per_cta_(rows_per_cta(op.rows)) {}
+        rows_per_cta_(rows_per_cta(op.rows)),
+        cta_setup_s_(cta_setup_s) {}
 
   std::int64_t cta_count() const { return (op_.rows + rows_per_cta_ - 1) / rows_per_cta_; }
 
@@ -41,6 +42,7 @@ class RowReductionPrograms final : public gpu::CtaProgramSource {
     load.flops = cost_.per_element.fp32_flops * region.elements();
     load.bytes_in_flight = kMemoryBoundBytesInFlight;
     load.waits_for_first_data = true;
+    load.setup_s = cta_setup_s_;
     program.steps.push_back(std::move(load));
     add_compute_step(program, gpu::ExecutionUnit::sfu,
                      cost_.per_element.sfu_ops * region.elements() + cost_.sfu_ops_per_row * rows);
@@ -54,6 +56,7 @@ class RowReductionPrograms final : public gpu::CtaProgramSource {
   TensorBlocks output_;
   RowReductionCost cost_;
   std::int64_t rows_per_cta_;
+  double cta_setup_s_;
 };
 
 }  // namespace
@@ -76,8 +79,8 @@ RowReductionCost row_reduction_cost(RowReduction kind) {
 }
 
 gpu::KernelLaunch row_reduction_kernel(std::string name, const RowReductionOp& op,
-                                       const KernelGraph& graph) {
-  auto programs = std::make_shared<RowReductionPrograms>(op, graph);
+                                       const KernelGraph& graph, double cta_setup_s) {
+  auto programs = std::make_shared<RowReductionPrograms>(op, graph, cta_setup_s);
   const std::int64_t ctas = programs->cta_count();
   return memory_bound_launch(std::move(name), ctas, std::move(programs));
 }

@@ -18,6 +18,6 @@ struct RowReductionCost {
 RowReductionCost row_reduction_cost(RowReduction kind);
 
 gpu::KernelLaunch row_reduction_kernel(std::string name, const RowReductionOp& op,
-                                       const KernelGraph& graph);
+                                       const KernelGraph& graph, double cta_setup_s);
 
 }  // namespace tilesim::workloads

@@ -181,5 +181,49 @@ TEST(GraphPhysics, AFusedLlamaDecodeLayerHasFewerKernelsAndMovesFewerBytes) {
   EXPECT_GT(runs[0].result.traffic().hbm_bytes(), kv_bytes);
 }
 
+// A PyTorch kernel's CTAs each wait the family's setup before their first load
+// (configs/frameworks/pytorch.yaml); at one row the grid is one wave, so every
+// node of a chain takes that much longer than a tuned kernel's.
+TEST(GraphPhysics, AFrameworkKernelPaysItsFamilysSetupOncePerNodeAtDecodeSize) {
+  const std::vector<WorkloadRun> runs = simulate_study(R"(
+  - name: tuned
+    graph:
+      launch: cuda_graph
+      kernels:
+        - {name: k, op: elementwise, function: relu, rows: 1, cols: 4096, repeat: 64}
+  - name: generic
+    graph:
+      launch: cuda_graph
+      kernels:
+        - {name: k, op: elementwise, function: relu, rows: 1, cols: 4096, repeat: 64,
+           family: generic}
+)");
+  ASSERT_EQ(runs.size(), 2u);
+  const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
+  const double setup_us =
+      spec.framework_profiles.at("pytorch").setup_s(hw::FrameworkKernelFamily::generic) * 1e6;
+  ASSERT_GT(setup_us, 0.1);
+  const double per_node_us = (runs[1].result.time_us() - runs[0].result.time_us()) / 64;
+  EXPECT_NEAR(per_node_us, setup_us, 0.1 * setup_us);
+}
+
+// On a GPU no framework profile runs on, a framework layer is refused with one
+// error (not one per kernel) that names the profile.
+TEST(GraphPhysics, AFrameworkDecodeLayerNeedsTheFrameworkProfile) {
+  hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
+  spec.framework_profiles.clear();
+  const GemmScheduleRegistry schedules = builtin_gemm_schedules();
+  config::Loaded<Study> study = load_study_text(
+      "hardware: h100_sxm\nworkloads:\n  - name: d\n    layer: {phase: decode, batch: 1, "
+      "context: 1024, fused: framework}\n",
+      "test.yaml", study_schedule_names(schedules));
+  ASSERT_TRUE(study.ok()) << study.diagnostics.format();
+  const config::Loaded<std::vector<WorkloadRun>> runs = run_study(*study.value, spec, schedules);
+  ASSERT_FALSE(runs.ok());
+  ASSERT_EQ(runs.diagnostics.size(), 1u) << runs.diagnostics.format();
+  EXPECT_NE(runs.diagnostics.format().find("framework profile `pytorch`"), std::string::npos)
+      << runs.diagnostics.format();
+}
+
 }  // namespace
 }  // namespace tilesim::workloads

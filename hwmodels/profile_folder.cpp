@@ -1,0 +1,30 @@
+#include "hwmodels/profile_folder.hpp"
+
+#include <algorithm>
+
+#include "hwmodels/yaml_file.hpp"
+
+namespace tilesim::hw {
+
+config::ReadContext profile_read_context(const std::string& file, const ProfileTarget& target) {
+  config::ReadContext context;
+  context.file = file;
+  context.clock_hz = target.clock_hz;
+  for (const std::string& key : {target.name, target.architecture}) {
+    if (!key.empty()) context.gpu_keys.push_back(key);
+  }
+  return context;
+}
+
+bool lists_architecture(const std::filesystem::path& file, const std::string& architecture) {
+  config::Diagnostics parse;
+  const std::optional<YAML::Node> root = config::load_yaml_file(file, parse);
+  if (!root || !root->IsMap()) return true;
+  const YAML::Node listed = (*root)["architectures"];
+  if (!listed || !listed.IsSequence()) return true;
+  return std::any_of(listed.begin(), listed.end(), [&](const YAML::Node& entry) {
+    return entry.IsScalar() && entry.Scalar() == architecture;
+  });
+}
+
+}  // namespace tilesim::hw
