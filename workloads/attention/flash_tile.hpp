@@ -44,10 +44,16 @@ FlashTile decode_flash_tile(int head_dim, hw::DataType dtype);
 // Our decode CTA (kernels/attention/decode/decode_tile_config.cuh), which every
 // decode variant of `kernel: tilesim_ref` runs: the packed GQA rows in 16-row
 // mma tiles (1, 2 or 4), 64-key blocks through 4 cp.async stages, 4 warps.
-// `page_lookup_s`: what each block waits before its copies can be issued (the
-// paged kernels load the block table's page numbers first: an L2 hit), 0 for
-// a contiguous cache.
-FlashTile own_decode_flash_tile(const AttentionShape& shape, double page_lookup_s);
+// `paged`: the paged kernels read the same way (each block's page numbers
+// are loaded one block ahead, under the compute of the block before), but
+// each page a block starts costs it a wait.
+FlashTile own_decode_flash_tile(const AttentionShape& shape, bool paged);
+// The profile a decode CTA is built with: ours (a profile that runs the
+// variant as written) without the profile's cta_overhead, which is the
+// prefill CTA's; our decode CTA's fixed work (Q load, pipeline fill, slice
+// merge, epilogue) is simulated step by step. Attention calibration 3's rows
+// of many short decode CTAs (6 blocks each, 9.7 waves) came out 22% slow with it.
+hw::AttentionProfile decode_cta_profile(const hw::AttentionProfile& profile);
 // The decode tile of an implementation: ours when the profile runs the variant
 // as written (our kernels), else FlashAttention-2's split-KV tile.
 FlashTile decode_flash_tile(const hw::AttentionProfile& profile, const AttentionShape& shape);

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "sim/gpu/block_scheduler.hpp"
 #include "workloads/attention/attention_kernel_launch.hpp"
 #include "workloads/attention/paged_cta_program.hpp"
 #include "workloads/attention/paged_decode_limits.hpp"
@@ -11,8 +14,12 @@
 namespace tilesim::workloads {
 namespace {
 
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
 std::int64_t partitions(std::int64_t kv_len) {
-  return (kv_len + PagedAttentionV2::kPartitionKeys - 1) / PagedAttentionV2::kPartitionKeys;
+  return ceil_div(kv_len, PagedAttentionV2::kPartitionKeys);
 }
 
 class PagedV2Programs final : public gpu::CtaProgramSource {
@@ -41,7 +48,29 @@ class PagedV2Programs final : public gpu::CtaProgramSource {
   PagedCtaProgramBuilder builder_;
 };
 
+// Our kernel's partitions (kernels/attention/decode/decode_plan.cu,
+// paged_v2_split_plan): whole 512-key units, the batch's keys over every pair
+// shared evenly by one wave of resident CTAs, rounded up.
+SplitKvPlan own_partition_plan(const AttentionShape& shape, const hw::HardwareSpec& spec,
+                               const FlashTile& tile) {
+  const std::int64_t resident =
+      std::int64_t{spec.sm.count} * gpu::BlockScheduler(spec.sm).ctas_per_sm(tile.footprint());
+  std::int64_t keys = 0;
+  for (const std::int64_t kv_len : shape.kv_lens) keys += kv_len;
+  const std::int64_t units = std::max<std::int64_t>(
+      1, ceil_div(ceil_div(keys * shape.kv_heads, resident), PagedAttentionV2::kPartitionKeys));
+  SplitKvPlan plan;
+  plan.blocks_per_split = units * PagedAttentionV2::kPartitionKeys / tile.key_rows;
+  plan.splits = ceil_div(ceil_div(longest_kv_len(shape), tile.key_rows), plan.blocks_per_split);
+  return plan;
+}
+
 }  // namespace
+
+std::int64_t PagedAttentionV2::own_partitions(const AttentionShape& shape,
+                                              const hw::HardwareSpec& spec) {
+  return own_partition_plan(shape, spec, own_decode_flash_tile(shape, true)).splits;
+}
 
 std::string PagedAttentionV2::unsupported_reason(const AttentionWorkload& workload,
                                                  const hw::HardwareSpec& /*spec*/) const {
@@ -60,11 +89,9 @@ AttentionLowering PagedAttentionV2::lower(const AttentionWorkload& workload,
   const AttentionShape& shape = workload.shape;
   if (kernel.profile.decode == hw::AttentionDecode::as_written) {
     // Ours (kernels/attention/decode/paged_attention_v2.cu): the decode CTA per
-    // (512-key partition, KV head, sequence), then the combine, always.
-    const FlashTile tile = own_decode_flash_tile(shape, spec.l2.latency_s);
-    SplitKvPlan plan;
-    plan.blocks_per_split = kPartitionKeys / tile.key_rows;
-    plan.splits = partitions(longest_kv_len(shape));
+    // (partition, KV head, sequence), then the combine, always.
+    const FlashTile tile = own_decode_flash_tile(shape, true);
+    SplitKvPlan plan = own_partition_plan(shape, spec, tile);
     plan.always_combine = true;
     AttentionLowering lowering;
     lowering.kernels =

@@ -51,9 +51,12 @@ class ScorePassPrograms final : public gpu::CtaProgramSource {
       if (pass_.only_sequence && *pass_.only_sequence != sequence) m.count = 0;
       const double row_bytes = static_cast<double>(m.columns) * element_bytes;
       matrices_.push_back(m);
+      std::int64_t rows_per_cta = static_cast<std::int64_t>(kMinBytesPerCta / row_bytes);
+      if (pass_.row_latency_s > 0 && pass_.row_slots > 0) {
+        rows_per_cta = std::min(rows_per_cta, ceil_div(m.count * m.rows, pass_.row_slots));
+      }
       rows_per_cta_.push_back(
-          std::clamp<std::int64_t>(static_cast<std::int64_t>(kMinBytesPerCta / row_bytes), 1,
-                                   std::max<std::int64_t>(1, m.rows)));
+          std::clamp<std::int64_t>(rows_per_cta, 1, std::max<std::int64_t>(1, m.rows)));
       ctas_per_matrix_.push_back(ceil_div(m.rows, rows_per_cta_.back()));
       first_cta_.push_back(first_cta_.back() + m.count * ctas_per_matrix_.back());
     }
@@ -122,9 +125,13 @@ gpu::KernelLaunch score_pass_kernel(const ScorePass& pass, const AttentionShape&
   gpu::KernelLaunch launch;
   launch.name = pass.name;
   launch.cta_count = programs->cta_count();
-  launch.footprint = {kThreads, kRegistersPerThread, 0};
+  launch.footprint = score_pass_footprint();
   launch.programs = std::move(programs);
   return launch;
+}
+
+gpu::CtaFootprint score_pass_footprint() {
+  return {kThreads, kRegistersPerThread, 0};
 }
 
 }  // namespace tilesim::workloads

@@ -40,12 +40,17 @@ struct ScorePass {
   // A kernel with a CTA per row whose two passes wait on each other (our
   // softmax): each row's chain of latencies. Simulated as blocks of rows that
   // a CTA slot runs one after another, so a block pays its rows' chains in
-  // turn (as many CTAs are resident either way: 256 threads each).
+  // turn; the rows are spread over `row_slots` blocks (the resident CTAs: the
+  // code's grid of a CTA per row keeps that many rows in flight), at most
+  // 64 KiB of rows each.
   double row_latency_s = 0;
+  std::int64_t row_slots = 0;
   // The pass covers this sequence only (a launch per sequence); else all.
   std::optional<std::size_t> only_sequence;
 };
 
 gpu::KernelLaunch score_pass_kernel(const ScorePass& pass, const AttentionShape& shape);
+// The CTA of every pass (256 threads).
+gpu::CtaFootprint score_pass_footprint();
 
 }  // namespace tilesim::workloads

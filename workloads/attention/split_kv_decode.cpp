@@ -25,7 +25,7 @@ class SplitKvPrograms final : public gpu::CtaProgramSource {
   SplitKvPrograms(const AttentionShape& shape, FlashTile tile, const SplitKvPlan& plan,
                   const hw::HardwareSpec& spec, const hw::AttentionProfile& profile)
       : shape_(shape),
-        builder_(tile, key_chunk_blocks(shape, tile.key_rows), spec, profile),
+        builder_(tile, key_chunk_blocks(shape, tile.key_rows), spec, decode_cta_profile(profile)),
         plan_(plan) {}
 
   std::int64_t cta_count() const {

@@ -25,7 +25,8 @@ class StreamKDecodePrograms final : public gpu::CtaProgramSource {
  public:
   StreamKDecodePrograms(const AttentionShape& shape, FlashTile tile, std::int64_t persistent_ctas,
                         const hw::HardwareSpec& spec, const hw::AttentionProfile& profile)
-      : shape_(shape), builder_(tile, key_chunk_blocks(shape, tile.key_rows), spec, profile) {
+      : shape_(shape),
+        builder_(tile, key_chunk_blocks(shape, tile.key_rows), spec, decode_cta_profile(profile)) {
     // pair_begin_[p]: the first block of pair p in the global block order.
     pair_begin_.push_back(0);
     for (const std::int64_t kv_len : shape.kv_lens) {

@@ -65,6 +65,7 @@ class DecodeCta {
   template <class Epilogue>
   __device__ void run(const DecodeParams& p, Cursor at, long long blocks, Epilogue& epilogue) {
     Cursor load = at;
+    if constexpr (kPaged) next_pages_.load(p, load.sequence, load.block, load.kv_len);
 #pragma unroll
     for (int s = 0; s < Cfg::kStages - 1; ++s) {
       if (s < blocks) {
@@ -155,29 +156,30 @@ class DecodeCta {
     const std::uint32_t v_tile = k_tile + Cfg::kTileBytes;
     const int chunk = static_cast<int>(threadIdx.x) % Cfg::kChunksPerRow;
     const int first_row = static_cast<int>(threadIdx.x) / Cfg::kChunksPerRow;
-    long long offsets[Cfg::kLoadsPerThread];
 #pragma unroll
     for (int j = 0; j < Cfg::kLoadsPerThread; ++j) {
-      const int token = at.block * Cfg::kBlockKeys + first_row + j * Cfg::kRowsPerPass;
-      offsets[j] =
-          token < at.kv_len ? kv_row_offset<kPaged, kHeadDim>(p, at, token) + chunk * 8 : -1;
-    }
-#pragma unroll
-    for (int j = 0; j < Cfg::kLoadsPerThread; ++j) {
-      const std::uint32_t dst = swizzle(first_row + j * Cfg::kRowsPerPass, chunk);
-      const bool valid = offsets[j] >= 0;
-      const long long offset = valid ? offsets[j] : 0;
+      const int row = first_row + j * Cfg::kRowsPerPass;
+      const int token = at.block * Cfg::kBlockKeys + row;
+      const bool valid = token < at.kv_len;
+      long long offset = 0;
+      if (valid) {
+        const long long cache_row = kPaged ? next_pages_.row(p, token) : at.kv_start + token;
+        offset = kv_element_offset<kHeadDim>(p, at.head, cache_row) + chunk * 8;
+      }
+      const std::uint32_t dst = swizzle(row, chunk);
       gemm::cp_async_16(k_tile + dst, k + offset, valid);
       gemm::cp_async_16(v_tile + dst, v + offset, valid);
     }
   }
 
-  // The loader moves on; when it enters a new pair (Stream-K), that pair's
-  // query rows are fetched into L2 now, so its begin_segment, kStages - 1
-  // blocks later, waits for an L2 hit rather than HBM.
-  __device__ void advance_load(const DecodeParams& p, Cursor& load) const {
+  // The loader moves on (paged: the next block's page numbers load now, used
+  // by the next issue_block). When it enters a new pair (Stream-K), that
+  // pair's query rows are fetched into L2 now, so its begin_segment,
+  // kStages - 1 blocks later, waits for an L2 hit rather than HBM.
+  __device__ void advance_load(const DecodeParams& p, Cursor& load) {
     const int pair = load.pair_index(p);
     load.advance(p);
+    if constexpr (kPaged) next_pages_.load(p, load.sequence, load.block, load.kv_len);
     if (load.block != 0 || load.pair_index(p) == pair) return;
     constexpr int kLinesPerRow = kHeadDim * 2 / 128;
     const auto* q = static_cast<const Element*>(p.q);
@@ -378,6 +380,7 @@ class DecodeCta {
   float max_[2];
   float sum_[2];
   int key_limit_[2];
+  BlockPages<Cfg::kBlockKeys> next_pages_;  // paged: the pages of the next block to issue
 };
 
 }  // namespace tilesim::kernels::decode

@@ -75,8 +75,14 @@ DecodeSplitPlan flash_decoding_split_plan(const AttentionProblem& problem) {
 }
 
 DecodeSplitPlan paged_v2_split_plan(const AttentionProblem& problem) {
+  const long long resident =
+      static_cast<long long>(current_sm_count()) * decode_split_ctas_per_sm(problem);
+  long long keys = 0;
+  for (const int kv_len : problem.kv_lens) keys += kv_len;
+  const long long share = ceil_div(keys * problem.kv_heads, resident);
   DecodeSplitPlan plan;
-  plan.blocks_per_split = kPagedV2PartitionKeys / kDecodeBlockKeys;
+  plan.blocks_per_split = std::max(1, ceil_div(share, kPagedV2PartitionKeys)) *
+                          (kPagedV2PartitionKeys / kDecodeBlockKeys);
   plan.splits = ceil_div(longest_kv_blocks(problem), plan.blocks_per_split);
   return plan;
 }

@@ -14,7 +14,7 @@
 namespace tilesim::kernels::decode {
 
 inline constexpr int kDecodeBlockKeys = 64;        // keys per pipeline block (DecodeTileConfig)
-inline constexpr int kPagedV2PartitionKeys = 512;  // vLLM v2's partition
+inline constexpr int kPagedV2PartitionKeys = 512;  // vLLM v2's partition: paged_v2's unit
 inline constexpr int kMaxDecodeRows = 64;          // group_size x q_len per CTA
 
 // What the decode kernels refuse beyond attention_problem_error: more than
@@ -41,7 +41,13 @@ struct DecodeSplitPlan {
 // one wave of 128 CTAs 56 us, two waves of 256 CTAs 63 us); at most one split
 // per block of the longest sequence; then evened out to whole blocks per split.
 DecodeSplitPlan flash_decoding_split_plan(const AttentionProblem& problem);
-// Partitions of kPagedV2PartitionKeys keys (problem.splits is ignored).
+// Partitions of a whole number of kPagedV2PartitionKeys keys: the batch's
+// keys (over every pair) shared evenly by one wave of resident CTAs, rounded
+// up to that unit. vLLM's fixed 512 launched many waves of short CTAs at long
+// contexts (8 blocks each: pipeline fill and epilogue per 8 blocks) and a
+// reduce over up to 256 partials a row, 1.1-1.6x the contiguous split-KV
+// time; sharing the keys, not the pairs, keeps skewed batches balanced: a
+// long sequence still gets many partitions. problem.splits is ignored.
 DecodeSplitPlan paged_v2_split_plan(const AttentionProblem& problem);
 
 // Split-kernel CTAs resident per SM (occupancy of the problem's tile).

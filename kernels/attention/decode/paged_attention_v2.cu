@@ -1,7 +1,9 @@
 // paged_v2: vLLM's PagedAttention v2 schedule -- each sequence cut into
-// partitions of 512 keys, one CTA per (partition, KV head, sequence), read
-// through the block table, each writing a partial; a reduce kernel merges
-// them (always run, as in vLLM, even for one partition).
+// partitions of a whole number of 512-key units (as many as one wave of
+// resident CTAs takes evenly over the batch's keys: decode_plan.hpp), one CTA
+// per (partition, KV head, sequence), read through the block table, each
+// writing a partial; a reduce kernel merges them (always run, as in vLLM,
+// even for one partition).
 
 #include "kernels/attention/attention_variants.hpp"
 #include "kernels/attention/decode/decode_kernels.hpp"
