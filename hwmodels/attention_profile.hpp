@@ -41,6 +41,17 @@ enum class UnfusedMask {
   additive_pass,  // a broadcast add of a -inf bias over S (an eager framework's attn_mask)
 };
 
+// Our decode CTA alone on its SM, per K/V block (`decode: as_written`
+// profiles): a loop turn is a fixed part, its loads issued at a rate, each
+// warp's tensor-core instructions, and a wait per page a block starts (paged
+// kernels); 0 load rate: no per-turn limit.
+struct DecodeTurn {
+  double fixed_s = 0;
+  double load_issue_bytes_per_s = 0;
+  double per_hmma_s = 0;  // per mma instruction of one warp
+  double per_page_s = 0;
+};
+
 struct AttentionProfile {
   std::string name;  // file name without .yaml
   std::string source_path;
@@ -63,10 +74,13 @@ struct AttentionProfile {
   double kernel_overhead_s = 0;  // fixed time per launch: ramp-up and drain
   CausalBlockOrder causal_order = CausalBlockOrder::ascending;
   AttentionDecode decode = AttentionDecode::as_written;
+  DecodeTurn decode_turn;
 
   // Unfused class.
   std::string gemm_kernel = "library";  // GEMM profile of the QK^T and PV GEMMs
   UnfusedLaunches launches = UnfusedLaunches::batched;
+  // per_sequence: what each cuBLAS call costs the host before its launch.
+  double gemm_call_host_s = 0;
   UnfusedMask mask = UnfusedMask::in_softmax;
   bool safe_softmax_passes = false;  // isneginf, all-reduce and where passes after the softmax
   bool gqa_kv_copy = false;          // K and V copied to every query head before the GEMMs

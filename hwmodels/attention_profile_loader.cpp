@@ -133,6 +133,34 @@ config::Schema<AttentionProfile> attention_profile_schema() {
           profile.decode =
               value.text == "split_kv" ? AttentionDecode::split_kv : AttentionDecode::as_written;
         });
+  s.add(Param::quantity("decode_turn.fixed", QuantityKind::time)
+            .range("0 us", "100 us")
+            .default_to("0 us")
+            .by_gpu()
+            .describe("fused, decode as_written: a decode CTA alone on its SM, per K/V block: "
+                      "the loop turn's fixed part (barrier, pipeline wait, softmax steps)."),
+        into(&P::decode_turn, &DecodeTurn::fixed_s));
+  s.add(Param::quantity("decode_turn.load_issue", QuantityKind::bandwidth)
+            .range("0 GB/s", "100 TB/s")
+            .default_to("0 GB/s")
+            .by_gpu()
+            .describe("fused, decode as_written: the rate its block's loads are issued at "
+                      "alone on its SM; 0: no per-turn limit."),
+        into(&P::decode_turn, &DecodeTurn::load_issue_bytes_per_s));
+  s.add(Param::quantity("decode_turn.per_hmma", QuantityKind::time)
+            .range("0 us", "1 us")
+            .default_to("0 us")
+            .by_gpu()
+            .describe("fused, decode as_written: time per tensor-core instruction of one warp "
+                      "in a turn."),
+        into(&P::decode_turn, &DecodeTurn::per_hmma_s));
+  s.add(Param::quantity("decode_turn.per_page", QuantityKind::time)
+            .range("0 us", "100 us")
+            .default_to("0 us")
+            .by_gpu()
+            .describe("fused, decode as_written: the wait of a paged block for each page it "
+                      "starts."),
+        into(&P::decode_turn, &DecodeTurn::per_page_s));
   s.add(Param::text("gemm_kernel")
             .name_like()
             .default_to("library")
@@ -148,6 +176,12 @@ config::Schema<AttentionProfile> attention_profile_schema() {
           profile.launches = value.text == "per_sequence" ? UnfusedLaunches::per_sequence
                                                           : UnfusedLaunches::batched;
         });
+  s.add(Param::quantity("gemm_call_host", QuantityKind::time)
+            .range("0 us", "1000 us")
+            .default_to("0 us")
+            .describe("unfused, per_sequence: what each cuBLAS call costs the host before its "
+                      "launch (argument checks, the heuristic's kernel choice)."),
+        into(&P::gemm_call_host_s));
   s.add(Param::choice("mask", {"in_softmax", "additive_pass"})
             .default_to("in_softmax")
             .describe("unfused: the causal mask selected inside the softmax kernel, or added "

@@ -19,24 +19,6 @@ constexpr int kOwnDecodeWarps = 4;         // kWarps
 constexpr int kOwnDecodeRegistersPerThread = 246;
 // Merge rows padded by 8 floats (kMergeRowFloats).
 constexpr int kOwnDecodeMergePadFloats = 8;
-// Our decode CTA alone on its SM, per 64-key block (own_decode_flash_tile),
-// fitted on attention_calibration_3's rows of lone CTAs (flash_decoding with
-// one split on 32-48 pairs, most SMs idle; bench/measurements/
-// h100_sxm_2026-11-26_attention_calibration_3_ref.csv): 0.77 us per block at
-// d 128 and one row tile (cal3_ref_flash_decoding_s1_d5k_b8_h24kv6_d128),
-// 0.87 us with two row tiles (..._d6k_b16_h64kv2_d128), 0.50 us at d 64
-// (..._d9k_b12_h16kv4_d64): solved for a fixed part, a load-issue rate and a
-// cost per HMMA of a warp; each row within 2% in the simulator. Four row
-// tiles (64 rows, ..._d7k_b8_h64kv1_d64) measure 1.06 us a block, 37% above
-// this form: not covered. The page wait: the lone paged_v1 row beside the
-// first (cal3_ref_paged_v1_p16_d5k_b8_h24kv6_d128: 1.43 us per block of 4
-// pages), within 1%. (Round 3's 58.7 GB/s of loads and 0.448 us chain came
-// from the pre-round-4 kernel's loads-only and compute-only builds,
-// decode/NOTES.md "Experiments"; this round's kernel streams faster alone.)
-constexpr double kOwnDecodeBlockFixedS = 0.23e-6;
-constexpr double kOwnDecodeLoadIssueBytesPerS = 74.5e9;
-constexpr double kOwnDecodeHmmaS = 3.125e-9;
-constexpr double kOwnDecodePageS = 0.165e-6;
 
 int own_decode_row_tiles(std::int64_t packed_rows) {
   const auto tiles = (packed_rows + kOwnDecodeRowTileRows - 1) / kOwnDecodeRowTileRows;
@@ -82,7 +64,7 @@ FlashTile decode_flash_tile(int head_dim, hw::DataType dtype) {
   return tile;
 }
 
-FlashTile own_decode_flash_tile(const AttentionShape& shape, bool paged) {
+FlashTile own_decode_flash_tile(const AttentionShape& shape) {
   const int row_tiles = own_decode_row_tiles(shape.group_size() * shape.q_len);
   FlashTile tile;
   tile.query_rows = kOwnDecodeRowTileRows * row_tiles;
@@ -99,20 +81,26 @@ FlashTile own_decode_flash_tile(const AttentionShape& shape, bool paged) {
   const double row_state_bytes =
       (2.0 * kOwnDecodeWarps * kOwnDecodeRowTileRows + 5.0 * tile.query_rows) * 4;
   tile.shared_bytes = tile.stages * tile.kv_block_bytes() + merge_bytes + row_state_bytes;
+  return tile;
+}
+
+FlashTile own_decode_flash_tile(const AttentionShape& shape, bool paged,
+                                const hw::DecodeTurn& turn) {
+  FlashTile tile = own_decode_flash_tile(shape);
+  if (turn.load_issue_bytes_per_s <= 0) return tile;
   // One block per turn of the loop, alone on its SM: a fixed part (the
   // barrier, the pipeline's wait, the softmax's dependent steps), its loads
   // issued, and each warp's HMMAs: head_dim x key slice / 64 of them, where
   // the 4 warps cut the block's 64 keys into 4 / row_tiles slices.
-  const double warp_hmmas = static_cast<double>(tile.head_dim) * kOwnDecodeRowTileRows *
-                            static_cast<double>(row_tiles) / 64.0;
+  const double warp_hmmas =
+      static_cast<double>(tile.head_dim) * static_cast<double>(tile.query_rows) / 64.0;
   // A paged block also waits on each page it starts: the rows of a new page
   // come back later than the next rows of a page already being read (the
   // page numbers themselves load a block ahead).
   const double pages_per_block =
       paged ? static_cast<double>(kOwnDecodeBlockKeys) / static_cast<double>(shape.page_size) : 0;
-  const double turn_s = kOwnDecodeBlockFixedS +
-                        tile.kv_block_bytes() / kOwnDecodeLoadIssueBytesPerS +
-                        warp_hmmas * kOwnDecodeHmmaS + pages_per_block * kOwnDecodePageS;
+  const double turn_s = turn.fixed_s + tile.kv_block_bytes() / turn.load_issue_bytes_per_s +
+                        warp_hmmas * turn.per_hmma_s + pages_per_block * turn.per_page_s;
   tile.max_stream_bytes_per_s = tile.kv_block_bytes() / turn_s;
   return tile;
 }
@@ -124,7 +112,9 @@ hw::AttentionProfile decode_cta_profile(const hw::AttentionProfile& profile) {
 }
 
 FlashTile decode_flash_tile(const hw::AttentionProfile& profile, const AttentionShape& shape) {
-  if (profile.decode == hw::AttentionDecode::as_written) return own_decode_flash_tile(shape, false);
+  if (profile.decode == hw::AttentionDecode::as_written) {
+    return own_decode_flash_tile(shape, false, profile.decode_turn);
+  }
   return decode_flash_tile(static_cast<int>(shape.head_dim), shape.dtype);
 }
 

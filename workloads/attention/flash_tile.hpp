@@ -44,10 +44,14 @@ FlashTile decode_flash_tile(int head_dim, hw::DataType dtype);
 // Our decode CTA (kernels/attention/decode/decode_tile_config.cuh), which every
 // decode variant of `kernel: tilesim_ref` runs: the packed GQA rows in 16-row
 // mma tiles (1, 2 or 4), 64-key blocks through 4 cp.async stages, 4 warps.
-// `paged`: the paged kernels read the same way (each block's page numbers
-// are loaded one block ahead, under the compute of the block before), but
-// each page a block starts costs it a wait.
-FlashTile own_decode_flash_tile(const AttentionShape& shape, bool paged);
+// Its geometry alone (what the partition plans need):
+FlashTile own_decode_flash_tile(const AttentionShape& shape);
+// With the rate one such CTA streams at alone on its SM: the profile's
+// `decode_turn` per block. `paged`: the paged kernels read the same way (each
+// block's page numbers are loaded one block ahead, under the compute of the
+// block before), but each page a block starts costs it a wait.
+FlashTile own_decode_flash_tile(const AttentionShape& shape, bool paged,
+                                const hw::DecodeTurn& turn);
 // The profile a decode CTA is built with: ours (a profile that runs the
 // variant as written) without the profile's cta_overhead, which is the
 // prefill CTA's; our decode CTA's fixed work (Q load, pipeline fill, slice

@@ -66,7 +66,7 @@ AttentionLowering PagedAttentionV1::lower(const AttentionWorkload& workload,
   if (kernel.profile.decode == hw::AttentionDecode::as_written) {
     // Ours (kernels/attention/decode/paged_attention_v1.cu): the decode CTA,
     // one per (sequence, KV head), K/V rows through the block table.
-    const FlashTile tile = own_decode_flash_tile(shape, true);
+    const FlashTile tile = own_decode_flash_tile(shape, true, kernel.profile.decode_turn);
     lowering.kernels = split_kv_decode_kernels(
         workload, spec, kernel, tile, even_split_kv_plan(shape, tile, 1), "paged_attention_v1");
     return lowering;

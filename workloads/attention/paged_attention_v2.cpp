@@ -69,7 +69,7 @@ SplitKvPlan own_partition_plan(const AttentionShape& shape, const hw::HardwareSp
 
 std::int64_t PagedAttentionV2::own_partitions(const AttentionShape& shape,
                                               const hw::HardwareSpec& spec) {
-  return own_partition_plan(shape, spec, own_decode_flash_tile(shape, true)).splits;
+  return own_partition_plan(shape, spec, own_decode_flash_tile(shape)).splits;
 }
 
 std::string PagedAttentionV2::unsupported_reason(const AttentionWorkload& workload,
@@ -90,7 +90,7 @@ AttentionLowering PagedAttentionV2::lower(const AttentionWorkload& workload,
   if (kernel.profile.decode == hw::AttentionDecode::as_written) {
     // Ours (kernels/attention/decode/paged_attention_v2.cu): the decode CTA per
     // (partition, KV head, sequence), then the combine, always.
-    const FlashTile tile = own_decode_flash_tile(shape, true);
+    const FlashTile tile = own_decode_flash_tile(shape, true, kernel.profile.decode_turn);
     SplitKvPlan plan = own_partition_plan(shape, spec, tile);
     plan.always_combine = true;
     AttentionLowering lowering;

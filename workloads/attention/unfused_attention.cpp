@@ -110,17 +110,6 @@ std::vector<ScorePass> passes_over_scores(const AttentionWorkload& workload,
   return passes;
 }
 
-// What a cublasGemmStridedBatchedEx call costs the host before its kernel
-// launch (argument checks, the heuristic's kernel choice), beyond the launch
-// itself: fitted, with tilesim_ref_unfused's softmax_row_reduction_cycles, on
-// the unfused rows of attention_calibration_3 (96-256 keys, 48-96 sequences:
-// 3-17 launches per sequence), attention_calibration_2 (128 keys, p1152,
-// p4608) and calibration 1's 3k row (bench/measurements/
-// h100_sxm_2026-11-26_attention_calibration*_ref.csv): 18% mean error on
-// those 9 rows, the short-row ones from -27% to +35% (the 128-key rows want
-// ~0, the 96-256-key rows ~6.5 us; what separates them is not modelled).
-constexpr double kCublasCallHostS = 4e-6;
-
 // Our path (kernels/attention/unfused_attention.cu): per sequence, Q K^T as
 // one strided-batched GEMM (over the KV heads) per query head of a GQA group,
 // the softmax of the sequence's rows, then P V the same way: short sequences
@@ -133,7 +122,7 @@ std::vector<gpu::KernelLaunch> per_sequence_kernels(const AttentionWorkload& wor
   std::vector<gpu::KernelLaunch> kernels;
   auto cublas_call = [&](const BatchedGemm& gemm) {
     gpu::KernelLaunch launch = batched_gemm_kernel(gemm);
-    launch.host_dispatch_s = kCublasCallHostS;
+    launch.host_dispatch_s = kernel.profile.gemm_call_host_s;
     return launch;
   };
   auto member_gemm = [&](const std::string& name, AttentionArray a, AttentionArray b,
