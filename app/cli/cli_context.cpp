@@ -99,6 +99,12 @@ void add_max_events_option(CLI::App& command, double& max_events) {
       ->check(CLI::PositiveNumber);
 }
 
+void add_approximate_option(CLI::App& command, bool& approximate) {
+  command.add_flag("--approximate", approximate,
+                   "Approximate mode: fast-forward waves that repeat and take the power-limited "
+                   "clock from an estimated load; faster, within about 1% (docs/model.md)");
+}
+
 bool write_output(const std::string& path, const std::string& text) {
   if (path == "-") {
     std::cout << text;

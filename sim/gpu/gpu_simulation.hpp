@@ -18,6 +18,11 @@ struct SimulationOptions {
   // The run stops with SimulationOverBudget once the engine's effort, in
   // events (sim::Simulator::effort), exceeds this.
   double max_effort_events = std::numeric_limits<double>::infinity();
+  // Approximate mode (docs/model.md, "Approximate mode"): repeating waves are
+  // fast-forwarded (WaveFastForward) and the power law's clock comes from an
+  // estimated load (estimate_kernel_load), not a first simulation. Off, every
+  // result is the exact event-by-event one.
+  bool approximate = false;
 };
 
 // A run stopped at SimulationOptions::max_effort_events.
