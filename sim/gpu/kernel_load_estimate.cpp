@@ -24,12 +24,29 @@ double unit_seconds(const CtaStep& step, double tensor_efficiency, const hw::Har
   return 0;
 }
 
+// Summed over a round's CTAs.
 struct RoundWork {
   double ctas = 0;
   double flops = 0;
-  double unit_s = 0;  // summed over the round's CTAs
+  double unit_s = 0;      // on the execution units
+  double own_s = 0;       // each alone: steps at the slower of unit and Little's-law cap
+  double port_bytes = 0;  // through the SMs' L2 ports
   double l2_bytes = 0;
   double hbm_bytes = 0;
+  RoundWork scaled(double factor) const {
+    return {ctas * factor,       flops * factor,    unit_s * factor,   own_s * factor,
+            port_bytes * factor, l2_bytes * factor, hbm_bytes * factor};
+  }
+  RoundWork& operator+=(const RoundWork& other) {
+    ctas += other.ctas;
+    flops += other.flops;
+    unit_s += other.unit_s;
+    own_s += other.own_s;
+    port_bytes += other.port_bytes;
+    l2_bytes += other.l2_bytes;
+    hbm_bytes += other.hbm_bytes;
+    return *this;
+  }
 };
 
 // The CTAs [first, last) of one round, step by step in turn through `l2`.
@@ -48,10 +65,27 @@ RoundWork replay_round(const KernelLaunch& launch, std::int64_t first, std::int6
     for (const CtaProgram& program : programs) {
       if (index >= program.steps.size()) continue;
       const CtaStep& step = program.steps[index];
+      double read_bytes = 0;
+      double missed_bytes = 0;
       for (const BlockRead& read : step.reads) {
+        read_bytes += read.bytes;
         work.l2_bytes += read.bytes / read.multicast;
-        work.hbm_bytes += l2.read(read.key, read.part_begin, read.part_end, read.bytes);
+        missed_bytes += l2.read(read.key, read.part_begin, read.part_end, read.bytes);
       }
+      work.hbm_bytes += missed_bytes;
+      work.port_bytes += read_bytes + step.write_bytes;
+      // As the executor: reads wait one blended latency (pipeline fill) and
+      // flow at most bytes_in_flight per latency.
+      const double miss_share = read_bytes > 0 ? missed_bytes / read_bytes : 0;
+      const double latency_s = step.read_latency_s > 0 ? step.read_latency_s
+                                                       : (1 - miss_share) * spec.l2.latency_s +
+                                                             miss_share * spec.hbm.latency_s;
+      const double unit_s = unit_seconds(step, launch.tensor_efficiency, spec);
+      const double capped_s = read_bytes > 0 && step.bytes_in_flight > 0
+                                  ? read_bytes * latency_s / step.bytes_in_flight
+                                  : 0;
+      work.own_s += std::max(unit_s, capped_s) + step.setup_s +
+                    (step.waits_for_first_data && read_bytes > 0 ? latency_s : 0);
       if (step.write_key) {
         l2.write(*step.write_key, step.write_bytes);
       } else {
@@ -60,7 +94,7 @@ RoundWork replay_round(const KernelLaunch& launch, std::int64_t first, std::int6
       work.l2_bytes += step.write_bytes;
       work.hbm_bytes += step.write_bytes;
       work.flops += step.flops;
-      work.unit_s += unit_seconds(step, launch.tensor_efficiency, spec) + step.setup_s;
+      work.unit_s += unit_s;
     }
   }
   return work;
@@ -85,16 +119,9 @@ hw::KernelLoad estimate_kernel_load(const KernelLaunch& launch, const hw::Hardwa
         replay_round(launch, first, std::min(launch.cta_count, first + round_ctas), spec, l2));
   }
   // Per CTA, for the rounds not replayed (from the warm rounds when there are some).
-  RoundWork per_cta;
-  for (std::size_t i = replayed.size() > 1 ? 1 : 0; i < replayed.size(); ++i) {
-    per_cta.ctas += replayed[i].ctas;
-    per_cta.flops += replayed[i].flops;
-    per_cta.unit_s += replayed[i].unit_s;
-    per_cta.l2_bytes += replayed[i].l2_bytes;
-    per_cta.hbm_bytes += replayed[i].hbm_bytes;
-  }
+  RoundWork warm;
+  for (std::size_t i = replayed.size() > 1 ? 1 : 0; i < replayed.size(); ++i) warm += replayed[i];
 
-  const double round_fixed_s = spec.launch.cta_dispatch_s + spec.hbm.latency_s;
   double flops = 0;
   double hbm_bytes = 0;
   double time_s = 0;
@@ -104,17 +131,19 @@ hw::KernelLoad estimate_kernel_load(const KernelLaunch& launch, const hw::Hardwa
     if (round < replayed.size()) {
       work = replayed[round];
     } else {
-      const double share =
-          static_cast<double>(std::min(round_ctas, launch.cta_count - first)) / per_cta.ctas;
-      work = {share * per_cta.ctas, share * per_cta.flops, share * per_cta.unit_s,
-              share * per_cta.l2_bytes, share * per_cta.hbm_bytes};
+      work = warm.scaled(static_cast<double>(std::min(round_ctas, launch.cta_count - first)) /
+                         warm.ctas);
     }
-    // The busiest SM holds ceil(ctas / SMs) of the round's CTAs, sharing its units.
-    const double unit_s =
-        std::ceil(work.ctas / spec.sm.count) * work.unit_s / std::max(work.ctas, 1.0);
-    time_s += std::max({unit_s, work.l2_bytes / spec.l2.bandwidth_bytes_per_s,
+    // The busiest SM holds ceil(ctas / SMs) of the round's CTAs, sharing its
+    // units and L2 port; each CTA takes at least its own time.
+    const double per_cta = 1 / std::max(work.ctas, 1.0);
+    const double busiest = std::ceil(work.ctas / spec.sm.count);
+    const double sm_s =
+        std::max({busiest * work.unit_s * per_cta, work.own_s * per_cta,
+                  busiest * work.port_bytes * per_cta / spec.sm.l2_port_bytes_per_s});
+    time_s += std::max({sm_s, work.l2_bytes / spec.l2.bandwidth_bytes_per_s,
                         work.hbm_bytes / spec.hbm.sustained_bytes_per_s()}) +
-              round_fixed_s;
+              spec.launch.cta_dispatch_s;
     flops += work.flops;
     hbm_bytes += work.hbm_bytes;
   }

@@ -5,10 +5,11 @@
 // the first kReplayedRounds are replayed through the L2 reuse model without
 // timing (the round's CTAs step by step in turn, as they run together), which
 // gives their flops, L2 bytes and HBM bytes; later rounds take the replayed
-// ones' per-CTA means (the first round's misses left out: a cold L2). A
-// round lasts as long as the busiest of its SM's execution units, L2 or HBM
-// at full bandwidth, plus one CTA dispatch and one memory latency (the
-// pipeline fill); the load is flops and HBM bytes over the rounds' sum.
+// ones' per-CTA means (the first round left out: a cold L2). A round lasts
+// as long as the busiest of: an SM's execution units and L2 port (its share of
+// the round's CTAs), one CTA alone (each step at the slower of its unit and its
+// Little's-law cap, plus its pipeline fill), L2 and HBM at full bandwidth;
+// plus one CTA dispatch. The load is flops and HBM bytes over the rounds' sum.
 
 #include "hwmodels/hardware_spec.hpp"
 #include "hwmodels/power_law.hpp"
