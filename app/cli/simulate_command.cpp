@@ -92,7 +92,7 @@ int run_simulate(const SimulateOptions& options) {
   gpu::SimulationOptions simulation;
   simulation.record_bandwidth = !options.trace_path.empty();
   simulation.max_effort_events = workloads::effort_limit(options.max_events);
-  simulation.approximate = options.approximate;
+  simulation.set_approximate(options.approximate);
   config::Loaded<std::vector<workloads::WorkloadRun>> runs =
       workloads::run_study(loaded.value->study, loaded.value->hardware, schedules, simulation);
   if (!runs.ok()) {

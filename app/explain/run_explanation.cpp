@@ -66,7 +66,7 @@ config::Loaded<std::vector<RunExplanation>> explain_study(
   gpu::SimulationOptions options;
   options.attribute_time = true;
   options.max_effort_events = workloads::effort_limit(max_events);
-  options.approximate = approximate;
+  options.set_approximate(approximate);
   std::vector<RunExplanation> explanations;
   for (const workloads::Workload& workload : study.workloads) {
     const workloads::Study single{

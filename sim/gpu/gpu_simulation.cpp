@@ -57,7 +57,7 @@ class GpuRun {
         executor_(simulator_, resources_, spec, options.attribute_time),
         dependency_gap_(dependency_gap(spec.launch)),
         attribute_time_(options.attribute_time),
-        approximate_(options.approximate) {
+        fast_forward_waves_(options.fast_forward_waves) {
     simulator_.set_effort_limit(options.max_effort_events);
     if (options.record_bandwidth) {
       resources_.network().set_reallocation_observer([this] { sample_bandwidth(); });
@@ -72,7 +72,7 @@ class GpuRun {
     result_.kernels.resize(plan_.kernels.size());
     for (std::size_t i = 0; i < plan_.kernels.size(); ++i) init_kernel(i, timings[i]);
     link_dependencies();
-    if (approximate_) {
+    if (fast_forward_waves_) {
       std::vector<std::int64_t> wave_ctas;
       for (const KernelRecord& record : result_.kernels)
         wave_ctas.push_back(std::int64_t{spec_.sm.count} * record.ctas_per_sm);
@@ -325,8 +325,8 @@ class GpuRun {
   CtaExecutor executor_;
   sim::SimTime dependency_gap_;
   bool attribute_time_;
-  bool approximate_;
-  std::optional<WaveFastForward> fast_forward_;  // approximate mode only
+  bool fast_forward_waves_;
+  std::optional<WaveFastForward> fast_forward_;  // with fast_forward_waves_ only
   std::vector<KernelState> kernels_;
   std::size_t arrived_kernels_ = 0;
   std::size_t pending_starts_ = 0;       // kernels whose start is scheduled but not yet reached
@@ -365,7 +365,7 @@ std::vector<double> estimated_clock_fractions(const KernelPlan& plan,
 SimulationResult simulate(const KernelPlan& plan, const hw::HardwareSpec& spec,
                           const SimulationOptions& options) {
   if (spec.power.limit_w <= 0) return GpuRun(plan, spec, options, {}).run();
-  if (options.approximate) {
+  if (options.estimate_power_load) {
     std::vector<double> fractions = estimated_clock_fractions(plan, spec);
     return GpuRun(plan, spec, options, std::move(fractions)).run();
   }

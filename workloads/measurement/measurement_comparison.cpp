@@ -73,7 +73,7 @@ config::Loaded<RunsWithinBudget> run_each_within_budget(const Study& study,
   RunsWithinBudget within;
   gpu::SimulationOptions options;
   options.max_effort_events = effort_limit(max_events);
-  options.approximate = approximate;
+  options.set_approximate(approximate);
   for (const Workload& workload : study.workloads) {
     within.runs.emplace_back();
     const SkippedRow skipped{workload_name(workload), workload_location(workload), ""};
