@@ -134,7 +134,6 @@ std::int64_t WaveFastForward::skip(std::size_t kernel, const KernelLaunch& launc
 }
 
 void WaveFastForward::add_skipped(SimulationResult& result) const {
-  if (skips_.empty()) return;
   const std::size_t ended = result.ctas.size();
   for (const Skip& skip : skips_) {
     // The sources' records, by CTA: every source has ended by now.
@@ -166,9 +165,6 @@ void WaveFastForward::add_skipped(SimulationResult& result) const {
       }
     }
   }
-  // In the order an exact run records them: by finish time.
-  std::stable_sort(result.ctas.begin(), result.ctas.end(),
-                   [](const CtaRecord& a, const CtaRecord& b) { return a.finished < b.finished; });
 }
 
 }  // namespace tilesim::gpu

@@ -52,8 +52,8 @@ class WaveFastForward {
   std::int64_t skip(std::size_t kernel, const KernelLaunch& launch, std::int64_t next_cta);
   // Added to every engine time from the last skip on.
   sim::SimTime offset() const { return offset_; }
-  // Appends the skipped CTAs' records and adds their bytes, flops and time
-  // uses to their kernels'.
+  // Appends the skipped CTAs' records (after the simulated ones, not in finish
+  // order) and adds their bytes, flops and time uses to their kernels'.
   void add_skipped(SimulationResult& result) const;
 
  private:

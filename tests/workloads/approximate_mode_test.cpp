@@ -50,15 +50,12 @@ TEST(ApproximateMode, FastForwardSkipsRepeatingWavesWithinOnePercent) {
   EXPECT_DOUBLE_EQ(fast.flops(), exact.flops());
   expect_within(fast.sm_utilization(), exact.sm_utilization(), 0.01, "SM utilization");
 
-  // Every CTA has one record, skipped ones included, in the order they end.
+  // Every CTA has one record, skipped ones included.
   ASSERT_EQ(fast.ctas.size(), exact.ctas.size());
   std::vector<std::int64_t> indices;
   for (const gpu::CtaRecord& cta : fast.ctas) indices.push_back(cta.cta);
   std::sort(indices.begin(), indices.end());
   for (std::size_t i = 0; i < indices.size(); ++i) ASSERT_EQ(indices[i], std::int64_t(i));
-  EXPECT_TRUE(std::is_sorted(
-      fast.ctas.begin(), fast.ctas.end(),
-      [](const gpu::CtaRecord& a, const gpu::CtaRecord& b) { return a.finished < b.finished; }));
   EXPECT_EQ(fast.kernels.front().end, fast.end());
 }
 
