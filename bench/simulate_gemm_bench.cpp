@@ -34,16 +34,19 @@ GemmWorkload square_bf16(std::int64_t size, const char* schedule) {
 }
 
 // Simulates one workload (through the study runner, so `auto` searches its
-// candidates) and reports events and simulated time.
-void simulate(benchmark::State& state, const GemmWorkload& workload) {
+// candidates) and reports events and simulated time; `approximate`: in
+// approximate mode (docs/model.md).
+void simulate(benchmark::State& state, const GemmWorkload& workload, bool approximate = false) {
   const tilesim::hw::HardwareSpec spec = h100();
   const auto registry = tilesim::workloads::builtin_gemm_schedules();
   tilesim::workloads::Study study;
   study.workloads.emplace_back(workload);
+  tilesim::gpu::SimulationOptions options;
+  options.set_approximate(approximate);
   std::uint64_t events = 0;
   double time_us = 0;
   for (auto _ : state) {
-    auto runs = tilesim::workloads::run_study(study, spec, registry);
+    auto runs = tilesim::workloads::run_study(study, spec, registry, options);
     events = runs.value->front().result.events;
     time_us = runs.value->front().result.time_us();
     benchmark::DoNotOptimize(runs);
@@ -69,6 +72,35 @@ void auto_gemm(benchmark::State& state) {
   simulate(state, square_bf16(state.range(0), "auto"));
 }
 BENCHMARK(auto_gemm)->Arg(1536)->Arg(4096)->Unit(benchmark::kMillisecond);
+
+// Issue 16's speed cases, exact and approximate: 8192^3 Stream-K, `auto`
+// (1536^3 and 4096^3) and 65536^3 data-parallel (131,072 CTAs, 993 waves).
+void target_stream_k_8192(benchmark::State& state) {
+  simulate(state, square_bf16(8192, "stream_k"), state.range(0) != 0);
+}
+BENCHMARK(target_stream_k_8192)
+    ->ArgName("approximate")
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond);
+
+void target_auto(benchmark::State& state) {
+  simulate(state, square_bf16(state.range(0), "auto"), state.range(1) != 0);
+}
+BENCHMARK(target_auto)
+    ->ArgNames({"size", "approximate"})
+    ->ArgsProduct({{1536, 4096}, {0, 1}})
+    ->Unit(benchmark::kMillisecond);
+
+void target_data_parallel_65536(benchmark::State& state) {
+  simulate(state, square_bf16(65536, "data_parallel"), state.range(0) != 0);
+}
+BENCHMARK(target_data_parallel_65536)
+    ->ArgName("approximate")
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(2);
 
 }  // namespace
 

@@ -49,10 +49,11 @@ SweepSpec load_thousand_points(int threads) {
 }
 
 // Reading and checking every point (one study per point), then simulating them.
-void sweep_1000_points(benchmark::State& state) {
+void sweep_1000_points(benchmark::State& state, bool approximate) {
   const GemmScheduleRegistry registry = builtin_gemm_schedules();
   SweepRunOptions options;
   options.threads = static_cast<int>(state.range(0));
+  options.approximate = approximate;
   std::size_t runs = 0;
   for (auto _ : state) {
     const SweepSpec spec = load_thousand_points(options.threads);
@@ -64,7 +65,15 @@ void sweep_1000_points(benchmark::State& state) {
   state.counters["points_per_s"] =
       benchmark::Counter(static_cast<double>(runs), benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(sweep_1000_points)
+BENCHMARK_CAPTURE(sweep_1000_points, exact, false)
+    ->ArgName("threads")
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kSecond)
+    ->UseRealTime()
+    ->Iterations(1);
+// The same in approximate mode (docs/model.md).
+BENCHMARK_CAPTURE(sweep_1000_points, approximate, true)
     ->ArgName("threads")
     ->Arg(1)
     ->Arg(2)

@@ -99,6 +99,13 @@ void add_max_events_option(CLI::App& command, double& max_events) {
       ->check(CLI::PositiveNumber);
 }
 
+void add_approximate_option(CLI::App& command, bool& approximate) {
+  command.add_flag("--approximate", approximate,
+                   "Approximate mode: fast-forward waves that repeat and take the power-limited "
+                   "clock from an estimated load; faster but not exact: mean error ~1%, some "
+                   "shapes 20% (docs/model.md, bench/README.md)");
+}
+
 bool write_output(const std::string& path, const std::string& text) {
   if (path == "-") {
     std::cout << text;

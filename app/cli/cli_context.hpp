@@ -63,6 +63,9 @@ config::Loaded<LoadedStudy> load_study_for_run(const StudyInput& input,
 // --max-events: the cost budget of the command (docs/limits.md).
 void add_max_events_option(CLI::App& command, double& max_events);
 
+// --approximate: approximate mode (docs/model.md, "Approximate mode").
+void add_approximate_option(CLI::App& command, bool& approximate);
+
 // Writes `text` to `path`, or to stdout when path is "-"; false with a message on failure.
 bool write_output(const std::string& path, const std::string& text);
 

@@ -25,6 +25,7 @@ struct CompareOptions {
   std::string json_path;
   std::string svg_path;
   double max_events = workloads::kDefaultMaxEvents;
+  bool approximate = false;
   std::string html_path;
 };
 
@@ -101,7 +102,7 @@ int run_compare_models(const CompareOptions& options,
   }
   config::Loaded<workloads::MeasuredComparison<workloads::ComparedModel>> compared =
       workloads::simulate_measured_models(*rows.value, *hardware.value, schedules,
-                                          options.max_events);
+                                          options.max_events, options.approximate);
   if (!compared.ok()) {
     print_diagnostics(compared.diagnostics);
     return kExitInputError;
@@ -140,10 +141,10 @@ int run_compare(const CompareOptions& options) {
                                     : workloads::LibrarySchedule::choose;
   config::Loaded<workloads::MeasuredComparison<workloads::ComparedGemm>> gemms =
       workloads::simulate_measured(rows.value->gemms, *hardware.value, schedules, library_schedule,
-                                   options.max_events);
+                                   options.max_events, options.approximate);
   config::Loaded<workloads::MeasuredComparison<workloads::ComparedAttention>> attention =
       workloads::simulate_measured_attention(rows.value->attention, *hardware.value, schedules,
-                                             options.max_events);
+                                             options.max_events, options.approximate);
   if (!gemms.ok() || !attention.ok()) {
     gemms.diagnostics.append(attention.diagnostics);
     print_diagnostics(gemms.diagnostics);
@@ -216,6 +217,7 @@ void add_compare_command(CLI::App& app, int& exit_code) {
       "--html", options->html_path,
       "Write one self-contained HTML report (metrics, scatter, sortable rows) to PATH");
   add_max_events_option(*command, options->max_events);
+  add_approximate_option(*command, options->approximate);
   command->callback([options, &exit_code] { exit_code = run_compare(*options); });
 }
 

@@ -18,6 +18,7 @@ struct ExplainOptions {
   StudyInput input;
   std::string json_path;
   double max_events = workloads::kDefaultMaxEvents;
+  bool approximate = false;
 };
 
 int run_explain(const ExplainOptions& options) {
@@ -28,8 +29,8 @@ int run_explain(const ExplainOptions& options) {
     return kExitInputError;
   }
   const hw::HardwareSpec& hardware = loaded.value->hardware;
-  config::Loaded<std::vector<explain::RunExplanation>> explanations =
-      explain::explain_study(loaded.value->study, hardware, schedules, options.max_events);
+  config::Loaded<std::vector<explain::RunExplanation>> explanations = explain::explain_study(
+      loaded.value->study, hardware, schedules, options.max_events, options.approximate);
   if (!explanations.ok()) {
     print_diagnostics(explanations.diagnostics);
     return kExitInputError;
@@ -63,6 +64,7 @@ void add_explain_command(CLI::App& app, int& exit_code) {
   command->add_option("--json", options->json_path,
                       "Write the explanations as JSON to PATH ('-' for stdout)");
   add_max_events_option(*command, options->max_events);
+  add_approximate_option(*command, options->approximate);
   command->callback([options, &exit_code] { exit_code = run_explain(*options); });
 }
 

@@ -32,6 +32,7 @@ struct SimulateOptions {
   std::string timeline_path;
   std::string html_path;
   bool explain = false;
+  bool approximate = false;
   double max_events = workloads::kDefaultMaxEvents;
 };
 
@@ -91,6 +92,7 @@ int run_simulate(const SimulateOptions& options) {
   gpu::SimulationOptions simulation;
   simulation.record_bandwidth = !options.trace_path.empty();
   simulation.max_effort_events = workloads::effort_limit(options.max_events);
+  simulation.set_approximate(options.approximate);
   config::Loaded<std::vector<workloads::WorkloadRun>> runs =
       workloads::run_study(loaded.value->study, loaded.value->hardware, schedules, simulation);
   if (!runs.ok()) {
@@ -102,8 +104,9 @@ int run_simulate(const SimulateOptions& options) {
   std::vector<explain::RunExplanation> explanations;
   if (options.explain) {
     // Simulated again with time attribution, workload by workload, with the what-ifs.
-    config::Loaded<std::vector<explain::RunExplanation>> explained = explain::explain_study(
-        loaded.value->study, loaded.value->hardware, schedules, options.max_events);
+    config::Loaded<std::vector<explain::RunExplanation>> explained =
+        explain::explain_study(loaded.value->study, loaded.value->hardware, schedules,
+                               options.max_events, options.approximate);
     if (!explained.ok()) {
       print_diagnostics(explained.diagnostics);
       return kExitInputError;
@@ -133,6 +136,7 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
                     "Also explain every workload (as `tilesim explain`): where its time goes, "
                     "roofline position, what bounds it, re-simulated what-ifs");
   add_max_events_option(*command, options->max_events);
+  add_approximate_option(*command, options->approximate);
   command->callback([options, &exit_code] { exit_code = run_simulate(*options); });
 }
 

@@ -36,6 +36,7 @@ struct SweepOptions {
   std::string html_path;
   int threads = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   double max_events = workloads::kDefaultMaxEvents;
+  bool approximate = false;
   bool resume = false;
   std::optional<std::size_t> stop_after;
   std::optional<std::string> shard_text;  // --shard I/N
@@ -247,6 +248,7 @@ int run_sweep_command(const SweepOptions& options) {
     run_options.threads = options.threads;
     run_options.first_job = journal ? journal->jobs_done() : 0;
     run_options.max_effort_events = workloads::effort_limit(options.max_events);
+    run_options.approximate = options.approximate;
     run_options.progress = [&progress](std::size_t done, std::size_t total) {
       progress.update(done, total);
     };
@@ -342,6 +344,7 @@ void add_sweep_command(CLI::App& app, int& exit_code) {
                    "outputs of one run (--csv, --svg, --html); simulates nothing")
       ->expected(1, -1);
   add_max_events_option(*command, options->max_events);
+  add_approximate_option(*command, options->approximate);
   command->callback([options, &exit_code] { exit_code = run_sweep_command(*options); });
 }
 

@@ -59,13 +59,14 @@ RunExplanation explain_run(const workloads::WorkloadRun& run, const hw::Hardware
 
 config::Loaded<std::vector<RunExplanation>> explain_study(
     const workloads::Study& study, const hw::HardwareSpec& spec,
-    const workloads::GemmScheduleRegistry& schedules, double max_events) {
+    const workloads::GemmScheduleRegistry& schedules, double max_events, bool approximate) {
   config::Loaded<std::vector<RunExplanation>> loaded;
   loaded.diagnostics = check_explain_cost(study, spec, schedules, max_events);
   if (!loaded.diagnostics.empty()) return loaded;
   gpu::SimulationOptions options;
   options.attribute_time = true;
   options.max_effort_events = workloads::effort_limit(max_events);
+  options.set_approximate(approximate);
   std::vector<RunExplanation> explanations;
   for (const workloads::Workload& workload : study.workloads) {
     const workloads::Study single{

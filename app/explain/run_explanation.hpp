@@ -47,9 +47,10 @@ RunExplanation explain_run(const workloads::WorkloadRun& run, const hw::Hardware
 // run, what-ifs included. Every simulation counts against `max_events`
 // (docs/limits.md): a study whose explanation, what-ifs included, is estimated
 // over it is refused before any runs, and each run stops at its effort limit.
+// `approximate`: every simulation in approximate mode (gpu::SimulationOptions).
 config::Loaded<std::vector<RunExplanation>> explain_study(
     const workloads::Study& study, const hw::HardwareSpec& spec,
     const workloads::GemmScheduleRegistry& schedules,
-    double max_events = workloads::kDefaultMaxEvents);
+    double max_events = workloads::kDefaultMaxEvents, bool approximate = false);
 
 }  // namespace tilesim::explain

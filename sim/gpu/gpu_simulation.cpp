@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -12,7 +13,9 @@
 #include "sim/gpu/block_scheduler.hpp"
 #include "sim/gpu/cta_executor.hpp"
 #include "sim/gpu/gpu_resources.hpp"
+#include "sim/gpu/kernel_load_estimate.hpp"
 #include "sim/gpu/launch_timing.hpp"
+#include "sim/gpu/wave_fast_forward.hpp"
 
 namespace tilesim::gpu {
 namespace {
@@ -53,7 +56,8 @@ class GpuRun {
         scheduler_(spec.sm),
         executor_(simulator_, resources_, spec, options.attribute_time),
         dependency_gap_(dependency_gap(spec.launch)),
-        attribute_time_(options.attribute_time) {
+        attribute_time_(options.attribute_time),
+        fast_forward_waves_(options.fast_forward_waves) {
     simulator_.set_effort_limit(options.max_effort_events);
     if (options.record_bandwidth) {
       resources_.network().set_reallocation_observer([this] { sample_bandwidth(); });
@@ -68,6 +72,12 @@ class GpuRun {
     result_.kernels.resize(plan_.kernels.size());
     for (std::size_t i = 0; i < plan_.kernels.size(); ++i) init_kernel(i, timings[i]);
     link_dependencies();
+    if (fast_forward_waves_) {
+      std::vector<std::int64_t> wave_ctas;
+      for (const KernelRecord& record : result_.kernels)
+        wave_ctas.push_back(std::int64_t{spec_.sm.count} * record.ctas_per_sm);
+      fast_forward_.emplace(std::move(wave_ctas));
+    }
     // Every CTA leaves a record: reserved once, not moved as the run grows.
     std::int64_t total_ctas = 0;
     for (const KernelLaunch& launch : plan_.kernels) total_ctas += launch.cta_count;
@@ -83,6 +93,7 @@ class GpuRun {
       }
     }
     result_.events = simulator_.events_processed();
+    if (fast_forward_) fast_forward_->add_skipped(result_);
     return std::move(result_);
   }
 
@@ -140,6 +151,7 @@ class GpuRun {
 
   void kernel_arrived(std::size_t index) {
     kernels_[index].arrived = true;
+    ++arrived_kernels_;
     schedule_start_if_ready(index);
   }
 
@@ -152,19 +164,22 @@ class GpuRun {
     const sim::SimTime now = simulator_.now();
     const sim::SimTime ready =
         state.has_dependencies ? std::max(now, state.dependencies_end + dependency_gap_) : now;
-    result_.kernels[index].ready = ready;
+    result_.kernels[index].ready = ready + offset();
     if (ready == now) {
       start_kernel(index);
     } else {
-      simulator_.schedule_at(ready, sim::EventPriority::normal,
-                             [this, index] { start_kernel(index); });
+      ++pending_starts_;
+      simulator_.schedule_at(ready, sim::EventPriority::normal, [this, index] {
+        --pending_starts_;
+        start_kernel(index);
+      });
     }
   }
 
   void start_kernel(std::size_t index) {
     active_.push_back(index);
     if (kernels_[index].launch->cta_count == 0) {
-      result_.kernels[index].start = simulator_.now();
+      result_.kernels[index].start = simulator_.now() + offset();
       ++finished_kernels_;
       finish_kernel(index);
     }
@@ -180,6 +195,11 @@ class GpuRun {
         const std::int64_t group =
             std::min<std::int64_t>(launch.cluster_size, launch.cta_count - state.next_cta);
         if (!scheduler_.has_room_for(state.demand, group)) break;
+        if (fast_forward_ && may_fast_forward()) {
+          const std::int64_t skipped = fast_forward_->skip(index, launch, state.next_cta);
+          state.next_cta += skipped;
+          state.finished_ctas += skipped;
+        }
         for (std::int64_t i = 0; i < group; ++i) start_cta(index, state.next_cta++);
       }
     }
@@ -187,7 +207,7 @@ class GpuRun {
 
   void start_cta(std::size_t kernel_index, std::int64_t cta_index) {
     KernelState& state = kernels_[kernel_index];
-    if (cta_index == 0) result_.kernels[kernel_index].start = simulator_.now();
+    if (cta_index == 0) result_.kernels[kernel_index].start = simulator_.now() + offset();
     const CtaPlacement placement = *scheduler_.place(state.demand);
     const std::uint32_t record_slot = take_record_slot();
     CtaRecord& record = running_ctas_[record_slot];
@@ -195,10 +215,16 @@ class GpuRun {
     record.cta = cta_index;
     record.sm = placement.sm;
     record.slot = placement.slot;
+    // Engine time until the CTA ends; finish_cta moves its times by the offset
+    // in force now (a fast-forward later leaves it alone).
     record.dispatched = simulator_.now();
+    CtaProgram program = state.launch->programs->program(cta_index);
+    if (fast_forward_) {
+      fast_forward_->note_dispatched(kernel_index, cta_index, program);
+      running_offsets_[record_slot] = offset();
+    }
     executor_.run(placement.sm, static_cast<std::uint32_t>(kernel_index), state.tensor_efficiency,
-                  state.launch->programs->program(cta_index),
-                  sim::SimTime::from_seconds(spec_.launch.cta_dispatch_s),
+                  std::move(program), sim::SimTime::from_seconds(spec_.launch.cta_dispatch_s),
                   [this, record_slot](CtaOutcome&& outcome, const CtaTimeUses& time_use) {
                     finish_cta(record_slot, std::move(outcome), time_use);
                   });
@@ -207,6 +233,7 @@ class GpuRun {
   std::uint32_t take_record_slot() {
     if (free_record_slots_.empty()) {
       running_ctas_.emplace_back();
+      if (fast_forward_) running_offsets_.emplace_back();
       return static_cast<std::uint32_t>(running_ctas_.size() - 1);
     }
     const std::uint32_t slot = free_record_slots_.back();
@@ -223,6 +250,10 @@ class GpuRun {
     scheduler_.release({record.sm, record.slot}, state.demand);
     record.finished = simulator_.now();
     record.outcome = std::move(outcome);
+    if (fast_forward_) {
+      shift_times(record, running_offsets_[record_slot]);
+      fast_forward_->note_finished(record, time_use);
+    }
     KernelRecord& kernel = result_.kernels[kernel_index];
     kernel.traffic += record.outcome.traffic;
     kernel.flops += record.outcome.flops;
@@ -255,7 +286,7 @@ class GpuRun {
   void finish_kernel(std::size_t index) {
     KernelState& state = kernels_[index];
     state.finished = true;
-    result_.kernels[index].end = simulator_.now();
+    result_.kernels[index].end = simulator_.now() + offset();
     std::erase(active_, index);
     for (const std::size_t dependent : state.dependents) {
       KernelState& waiting = kernels_[dependent];
@@ -267,13 +298,22 @@ class GpuRun {
 
   void sample_bandwidth() {
     const sim::FluidNetwork& network = resources_.network();
-    BandwidthSample sample{simulator_.now(), network.usage_per_ps(resources_.hbm()) * 1e12,
+    BandwidthSample sample{simulator_.now() + offset(),
+                           network.usage_per_ps(resources_.hbm()) * 1e12,
                            network.usage_per_ps(resources_.l2()) * 1e12};
     if (!result_.bandwidth.empty() && result_.bandwidth.back().time == sample.time) {
       result_.bandwidth.back() = sample;
     } else {
       result_.bandwidth.push_back(sample);
     }
+  }
+
+  sim::SimTime offset() const { return fast_forward_ ? fast_forward_->offset() : sim::SimTime{}; }
+
+  // A skip moves every later time, so only while one kernel runs and no other
+  // has a launch or start still to come.
+  bool may_fast_forward() const {
+    return active_.size() == 1 && arrived_kernels_ == plan_.kernels.size() && pending_starts_ == 0;
   }
 
   const KernelPlan& plan_;
@@ -285,11 +325,16 @@ class GpuRun {
   CtaExecutor executor_;
   sim::SimTime dependency_gap_;
   bool attribute_time_;
+  bool fast_forward_waves_;
+  std::optional<WaveFastForward> fast_forward_;  // with fast_forward_waves_ only
   std::vector<KernelState> kernels_;
+  std::size_t arrived_kernels_ = 0;
+  std::size_t pending_starts_ = 0;       // kernels whose start is scheduled but not yet reached
   std::size_t finished_kernels_ = 0;     // kernels whose last CTA has ended
   std::vector<std::size_t> active_;      // started and still dispatching or running, in start order
   std::vector<CtaRecord> running_ctas_;  // slots, reused through free_record_slots_
   std::vector<std::uint32_t> free_record_slots_;
+  std::vector<sim::SimTime> running_offsets_;  // per record slot: the offset at its dispatch
   SimulationResult result_;
 };
 
@@ -300,9 +345,30 @@ SimulationOverBudget::SimulationOverBudget(double effort_events)
           fmt::format("simulation stopped after {:.3g} events of effort", effort_events)),
       effort_events_(effort_events) {}
 
+namespace {
+
+// Approximate mode: each kernel's clock from its estimated load.
+std::vector<double> estimated_clock_fractions(const KernelPlan& plan,
+                                              const hw::HardwareSpec& spec) {
+  std::vector<double> fractions;
+  fractions.reserve(plan.kernels.size());
+  for (const KernelLaunch& launch : plan.kernels) {
+    const hw::KernelLoad load = estimate_kernel_load(launch, spec);
+    fractions.push_back(hw::power_limited_clock_hz(spec.power, spec.sm.clock_hz, load) /
+                        spec.sm.clock_hz);
+  }
+  return fractions;
+}
+
+}  // namespace
+
 SimulationResult simulate(const KernelPlan& plan, const hw::HardwareSpec& spec,
                           const SimulationOptions& options) {
   if (spec.power.limit_w <= 0) return GpuRun(plan, spec, options, {}).run();
+  if (options.estimate_power_load) {
+    std::vector<double> fractions = estimated_clock_fractions(plan, spec);
+    return GpuRun(plan, spec, options, std::move(fractions)).run();
+  }
   // The power law: a first run with every kernel at sm.clock measures each
   // kernel's load (busy SMs, tensor flops and DRAM bytes per second); the clock
   // at which that load fits the limit is the one the second run uses. When

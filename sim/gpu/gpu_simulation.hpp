@@ -18,6 +18,11 @@ struct SimulationOptions {
   // The run stops with SimulationOverBudget once the engine's effort, in
   // events (sim::Simulator::effort), exceeds this.
   double max_effort_events = std::numeric_limits<double>::infinity();
+  // Approximate mode (docs/model.md, "Approximate mode") is both of these;
+  // with both off, every result is the exact event-by-event one.
+  bool fast_forward_waves = false;   // skip waves that repeat (WaveFastForward)
+  bool estimate_power_load = false;  // the power law's load from estimate_kernel_load, not a run
+  void set_approximate(bool on) { fast_forward_waves = estimate_power_load = on; }
 };
 
 // A run stopped at SimulationOptions::max_effort_events.

@@ -37,13 +37,11 @@ std::string kernel_class_of(const MeasuredAttention& row, const hw::HardwareSpec
 // Pairs each row that ran with its run through `pair(row, run)`; the others
 // are skipped.
 template <typename Compared, typename Row, typename Pair>
-config::Loaded<MeasuredComparison<Compared>> paired_with_runs(const std::vector<Row>& rows,
-                                                              const Study& study,
-                                                              const hw::HardwareSpec& spec,
-                                                              const GemmScheduleRegistry& schedules,
-                                                              double max_events, Pair pair) {
+config::Loaded<MeasuredComparison<Compared>> paired_with_runs(
+    const std::vector<Row>& rows, const Study& study, const hw::HardwareSpec& spec,
+    const GemmScheduleRegistry& schedules, double max_events, bool approximate, Pair pair) {
   config::Loaded<RunsWithinBudget> runs =
-      run_each_within_budget(study, spec, schedules, max_events);
+      run_each_within_budget(study, spec, schedules, max_events, approximate);
   config::Loaded<MeasuredComparison<Compared>> compared;
   compared.diagnostics = std::move(runs.diagnostics);
   if (!runs.ok()) return compared;
@@ -69,11 +67,12 @@ Study study_of(const std::vector<Row>& rows) {
 config::Loaded<RunsWithinBudget> run_each_within_budget(const Study& study,
                                                         const hw::HardwareSpec& spec,
                                                         const GemmScheduleRegistry& schedules,
-                                                        double max_events) {
+                                                        double max_events, bool approximate) {
   config::Loaded<RunsWithinBudget> loaded;
   RunsWithinBudget within;
   gpu::SimulationOptions options;
   options.max_effort_events = effort_limit(max_events);
+  options.set_approximate(approximate);
   for (const Workload& workload : study.workloads) {
     within.runs.emplace_back();
     const SkippedRow skipped{workload_name(workload), workload_location(workload), ""};
@@ -121,10 +120,11 @@ Study measured_study(const std::vector<MeasuredGemm>& rows, LibrarySchedule libr
 
 config::Loaded<MeasuredComparison<ComparedGemm>> simulate_measured(
     const std::vector<MeasuredGemm>& rows, const hw::HardwareSpec& spec,
-    const GemmScheduleRegistry& schedules, LibrarySchedule library_schedule, double max_events) {
+    const GemmScheduleRegistry& schedules, LibrarySchedule library_schedule, double max_events,
+    bool approximate) {
   // Concrete schedules and `auto` give one run per workload.
   return paired_with_runs<ComparedGemm>(
-      rows, measured_study(rows, library_schedule), spec, schedules, max_events,
+      rows, measured_study(rows, library_schedule), spec, schedules, max_events, approximate,
       [](const MeasuredGemm& row, const WorkloadRun& run) {
         return ComparedGemm{row, run.schedule, run.result.time_us()};
       });
@@ -132,10 +132,10 @@ config::Loaded<MeasuredComparison<ComparedGemm>> simulate_measured(
 
 config::Loaded<MeasuredComparison<ComparedAttention>> simulate_measured_attention(
     const std::vector<MeasuredAttention>& rows, const hw::HardwareSpec& spec,
-    const GemmScheduleRegistry& schedules, double max_events) {
+    const GemmScheduleRegistry& schedules, double max_events, bool approximate) {
   // A concrete variant gives one run per workload, in order.
   return paired_with_runs<ComparedAttention>(
-      rows, study_of(rows), spec, schedules, max_events,
+      rows, study_of(rows), spec, schedules, max_events, approximate,
       [&spec](const MeasuredAttention& row, const WorkloadRun& run) {
         return ComparedAttention{row, run.schedule, run.result.time_us(), paged_v2_note(row, spec),
                                  kernel_class_of(row, spec)};
@@ -144,10 +144,10 @@ config::Loaded<MeasuredComparison<ComparedAttention>> simulate_measured_attentio
 
 config::Loaded<MeasuredComparison<ComparedModel>> simulate_measured_models(
     const std::vector<MeasuredModel>& rows, const hw::HardwareSpec& spec,
-    const GemmScheduleRegistry& schedules, double max_events) {
+    const GemmScheduleRegistry& schedules, double max_events, bool approximate) {
   // One phase, fused and launch choice: one run per row, in order.
   return paired_with_runs<ComparedModel>(
-      rows, study_of(rows), spec, schedules, max_events,
+      rows, study_of(rows), spec, schedules, max_events, approximate,
       [](const MeasuredModel& row, const WorkloadRun& run) {
         return ComparedModel{row, run.schedule, run.result.time_us()};
       });

@@ -55,7 +55,8 @@ struct RunsWithinBudget {
 config::Loaded<RunsWithinBudget> run_each_within_budget(const Study& study,
                                                         const hw::HardwareSpec& spec,
                                                         const GemmScheduleRegistry& schedules,
-                                                        double max_events);
+                                                        double max_events,
+                                                        bool approximate = false);
 
 struct ComparedGemm {
   MeasuredGemm measured;
@@ -68,7 +69,7 @@ struct ComparedGemm {
 config::Loaded<MeasuredComparison<ComparedGemm>> simulate_measured(
     const std::vector<MeasuredGemm>& rows, const hw::HardwareSpec& spec,
     const GemmScheduleRegistry& schedules, LibrarySchedule library_schedule,
-    double max_events = kDefaultMaxEvents);
+    double max_events = kDefaultMaxEvents, bool approximate = false);
 
 struct ComparedAttention {
   MeasuredAttention measured;
@@ -85,7 +86,8 @@ struct ComparedAttention {
 // profile its implementation maps to (attention_implementations.hpp).
 config::Loaded<MeasuredComparison<ComparedAttention>> simulate_measured_attention(
     const std::vector<MeasuredAttention>& rows, const hw::HardwareSpec& spec,
-    const GemmScheduleRegistry& schedules, double max_events = kDefaultMaxEvents);
+    const GemmScheduleRegistry& schedules, double max_events = kDefaultMaxEvents,
+    bool approximate = false);
 
 struct ComparedModel {
   MeasuredModel measured;
@@ -96,6 +98,7 @@ struct ComparedModel {
 // Each row as measured: one phase, `fused` and `launch` choice.
 config::Loaded<MeasuredComparison<ComparedModel>> simulate_measured_models(
     const std::vector<MeasuredModel>& rows, const hw::HardwareSpec& spec,
-    const GemmScheduleRegistry& schedules, double max_events = kDefaultMaxEvents);
+    const GemmScheduleRegistry& schedules, double max_events = kDefaultMaxEvents,
+    bool approximate = false);
 
 }  // namespace tilesim::workloads

@@ -31,6 +31,7 @@ FinishedJob run_job(const SweepSpec& spec, std::size_t index, const GemmSchedule
     study.workloads.emplace_back(job.workload);
     gpu::SimulationOptions simulation;
     simulation.max_effort_events = options.max_effort_events;
+    simulation.set_approximate(options.approximate);
     config::Loaded<std::vector<WorkloadRun>> runs =
         run_study(study, spec.hardware.at(job.hardware), schedules, simulation);
     finished.runs.diagnostics = at_sweep_point(spec, job.point, runs.diagnostics);

@@ -38,6 +38,7 @@ struct SweepRunOptions {
   std::size_t first_job = 0;  // the jobs before it are done already
   // Each simulation stops at this effort (gpu::SimulationOptions).
   double max_effort_events = std::numeric_limits<double>::infinity();
+  bool approximate = false;  // gpu::SimulationOptions::set_approximate
   // Asked before each job starts; true: no further job starts, those running
   // finish and are handed on. May be empty.
   std::function<bool()> stop_requested;

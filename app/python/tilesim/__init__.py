@@ -9,7 +9,9 @@ Every function runs the same code as the `tilesim` command (in-process), so
 inputs are checked the same way; a bad input raises `tilesim.InputError` whose
 `problems` list each file, line, column, key and message. Each command's
 output files are keyword arguments named after its options (`svg=`, `csv=`,
-`json=`, `html=`, `trace=`, `timeline=`); `max_events=` is `--max-events`.
+`json=`, `html=`, `trace=`, `timeline=`); `max_events=` is `--max-events`;
+`approximate=True` is `--approximate` (simulate, explain, sweep, compare:
+docs/model.md, "Approximate mode").
 """
 
 import csv as _csv
@@ -109,9 +111,10 @@ def run(*arguments, input_names=None):
     return out
 
 
-def _options(hw=None, set=None, max_events=None, **outputs):
-    """Command-line options: --hw, --set, --max-events and one per output path given."""
-    options = []
+def _options(hw=None, set=None, max_events=None, approximate=False, **outputs):
+    """Command-line options: --hw, --set, --max-events, --approximate and one per
+    output path given."""
+    options = ["--approximate"] if approximate else []
     for name, path in outputs.items():
         if path is not None:
             options += [f"--{name}", os.fspath(path)]
@@ -168,7 +171,7 @@ def _number(text):
 
 
 def simulate(study, hw=None, set=None, html=None, json=None, csv=None, trace=None, timeline=None,
-             explain=False, max_events=None):
+             explain=False, max_events=None, approximate=False):
     """Simulates every workload of a study (a YAML path or a dict with its keys).
 
     Returns one dict per workload run (`tilesim simulate --json`'s `results`,
@@ -178,17 +181,17 @@ def simulate(study, hw=None, set=None, html=None, json=None, csv=None, trace=Non
     outputs = {"html": html, "csv": csv, "trace": trace, "timeline": timeline}
     with _InputFile(study, "study") as (path, names):
         out = run("simulate", path, "--json", "-", *(["--explain"] if explain else []),
-                  *_options(hw, set, max_events, **outputs), input_names=names)
+                  *_options(hw, set, max_events, approximate, **outputs), input_names=names)
     if json is not None:
         _write_text(json, out)
     return [_flatten(item) for item in _json.loads(out)["results"]]
 
 
-def explain(study, hw=None, set=None, json=None, max_events=None):
+def explain(study, hw=None, set=None, json=None, max_events=None, approximate=False):
     """Explains every workload of a study: `tilesim explain --json`'s `explanations`
     (time by cause, roofline position, verdict, re-simulated what-ifs)."""
     with _InputFile(study, "study") as (path, names):
-        out = run("explain", path, "--json", "-", *_options(hw, set, max_events),
+        out = run("explain", path, "--json", "-", *_options(hw, set, max_events, approximate),
                   input_names=names)
     if json is not None:
         _write_text(json, out)
@@ -215,7 +218,7 @@ def _shard_text(shard):
 
 
 def sweep(sweep, hw=None, set=None, jobs=1, html=None, svg=None, csv=None, resume=False,
-          stop_after=None, shard=None, max_events=None):
+          stop_after=None, shard=None, max_events=None, approximate=False):
     """Runs a sweep (a YAML path or a dict); returns its CSV rows as dicts.
 
     `csv=PATH` keeps the rows in PATH as they finish, so that `resume=True`
@@ -230,7 +233,8 @@ def sweep(sweep, hw=None, set=None, jobs=1, html=None, svg=None, csv=None, resum
     if shard is not None:
         options += ["--shard", _shard_text(shard)]
     with _InputFile(sweep, "sweep") as (path, names):
-        out = run("sweep", path, *options, *_options(hw, set, max_events, html=html, svg=svg),
+        out = run("sweep", path, *options,
+                  *_options(hw, set, max_events, approximate, html=html, svg=svg),
                   input_names=names)
     if csv is not None:
         with open(csv, encoding="utf-8") as file:
@@ -252,14 +256,15 @@ def merge_sweep(sweep, shards, hw=None, set=None, html=None, svg=None, csv=None)
     return _csv_rows(out)
 
 
-def compare(measured, hw=None, html=None, json=None, svg=None, max_events=None):
+def compare(measured, hw=None, html=None, json=None, svg=None, max_events=None,
+            approximate=False):
     """Re-simulates every row of a measurement CSV; returns `tilesim compare --json`.
     `svg=` writes the predicted-vs-measured scatter, `json=` and `html=` those reports.
     Rows over the cost budget are skipped with a warning and listed under `skipped`."""
     with tempfile.TemporaryDirectory(prefix="tilesim-") as directory:
         report = os.path.join(directory, "compare.json") if json is None else os.fspath(json)
         run("compare", "--measured", os.fspath(measured), "--json", report,
-            *_options(hw, None, max_events, html=html, svg=svg))
+            *_options(hw, None, max_events, approximate, html=html, svg=svg))
         with open(report, encoding="utf-8") as file:
             return _json.load(file)
 

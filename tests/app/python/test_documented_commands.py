@@ -102,6 +102,18 @@ def test_simulate_over_the_budget_is_refused_at_the_workload():
         tilesim.simulate(QUICKSTART, max_events=1e4)
 
 
+
+def test_simulate_approximate_as_the_command_writes_it(tmp_path):
+    # README / docs/model.md: tilesim simulate STUDY --approximate
+    rows = tilesim.simulate(QUICKSTART, approximate=True, json=tmp_path / "py.json")
+    cli("simulate", QUICKSTART, "--approximate", "--json", tmp_path / "sh.json")
+    assert (tmp_path / "py.json").read_bytes() == (tmp_path / "sh.json").read_bytes()
+    exact = tilesim.simulate(QUICKSTART)
+    assert [row["name"] for row in rows] == [row["name"] for row in exact]
+    for approximate_row, exact_row in zip(rows, exact):
+        assert approximate_row["time_us"] == pytest.approx(exact_row["time_us"], rel=0.1)
+
+
 # --- tilesim explain ----------------------------------------------------------
 
 def test_explain_json_as_the_command_writes_it(tmp_path):

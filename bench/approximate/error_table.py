@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Approximate mode against the exact engine: every shipped study and sweep.
+
+    bench/approximate/error_table.py [--tilesim build/bin/tilesim] \
+        [--csv bench/approximate/error_table.csv]
+
+Runs each study of configs/studies and kernels/studies with `tilesim simulate
+--json` and each sweep of configs/sweeps with `tilesim sweep --csv`, once
+exact and once with --approximate, and writes one CSV row per file: the
+predicted times compared (every workload's time_us; every *_us column of a
+sweep row but idle time and launch gaps), their largest and mean relative error, and the CPU seconds of
+both processes (YAML loading included) with their ratio. Prints a Markdown
+table of the same (bench/README.md keeps it).
+"""
+
+import argparse
+import csv
+import io
+import json
+import os
+import pathlib
+import resource
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+# Differences of predicted times (idle SM time, launch gaps), not times of their own.
+NOT_PREDICTED_TIMES = {"sm_idle_us", "launch_gap_us"}
+
+
+def run(command):
+    """stdout of `command` and the CPU seconds (user + system) it took."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run(command, check=True, capture_output=True, text=True, cwd=ROOT).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu_s = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return out, cpu_s
+
+
+def study_times(tilesim, path, approximate):
+    out, cpu_s = run([tilesim, "simulate", str(path), "--json", "-"] +
+                     (["--approximate"] if approximate else []))
+    return [result["time_us"] for result in json.loads(out)["results"]], cpu_s
+
+
+def sweep_times(tilesim, path, approximate):
+    out, cpu_s = run([tilesim, "sweep", str(path), "-j", "1", "--csv", "-"] +
+                     (["--approximate"] if approximate else []))
+    times = []
+    for row in csv.DictReader(io.StringIO(out)):
+        times += [float(value) for key, value in row.items()
+                  if key.endswith("_us") and key not in NOT_PREDICTED_TIMES
+                  and value not in ("", "nan")]
+    return times, cpu_s
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tilesim", default=str(ROOT / "build/bin/tilesim"))
+    parser.add_argument("--csv", default=str(ROOT / "bench/approximate/error_table.csv"))
+    args = parser.parse_args()
+    inputs = ([("study", p) for p in sorted((ROOT / "configs/studies").glob("*.yaml"))] +
+              [("study", p) for p in sorted((ROOT / "kernels/studies").glob("*.yaml"))] +
+              [("sweep", p) for p in sorted((ROOT / "configs/sweeps").glob("*.yaml"))])
+    rows = []
+    for kind, path in inputs:
+        measure = study_times if kind == "study" else sweep_times
+        exact, exact_cpu_s = measure(args.tilesim, path, False)
+        approximate, approximate_cpu_s = measure(args.tilesim, path, True)
+        assert len(exact) == len(approximate), path
+        errors = [abs(a / e - 1) for a, e in zip(approximate, exact) if e > 0]
+        rows.append({
+            "file": str(path.relative_to(ROOT)),
+            "kind": kind,
+            "times": len(errors),
+            "max_rel_error_pct": f"{100 * max(errors, default=0):.3f}",
+            "mean_rel_error_pct": f"{100 * sum(errors) / max(len(errors), 1):.3f}",
+            "exact_cpu_s": f"{exact_cpu_s:.3f}",
+            "approximate_cpu_s": f"{approximate_cpu_s:.3f}",
+            "speed_ratio": f"{exact_cpu_s / max(approximate_cpu_s, 1e-3):.2f}",
+        })
+        print(f"{path.name}: max {rows[-1]['max_rel_error_pct']}%", file=sys.stderr)
+    with open(args.csv, "w", newline="", encoding="utf-8") as file:
+        writer = csv.DictWriter(file, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    print("| file | times | max error | mean error | exact CPU s | approximate CPU s | ratio |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for row in rows:
+        print(f"| {row['file']} | {row['times']} | {row['max_rel_error_pct']}% | "
+              f"{row['mean_rel_error_pct']}% | {row['exact_cpu_s']} | "
+              f"{row['approximate_cpu_s']} | {row['speed_ratio']} |")
+
+
+if __name__ == "__main__":
+    main()

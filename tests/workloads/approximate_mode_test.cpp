@@ -1,0 +1,103 @@
+// Approximate mode (docs/model.md, "Approximate mode") against the exact
+// engine on a representative subset: its two parts, wave fast-forward and the
+// estimated power-law load, each within a stated bound of the exact time and
+// bytes; bench/approximate/error_table.csv covers every shipped study.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "tests/support/shipped_hardware.hpp"
+#include "workloads/study_runner.hpp"
+
+namespace tilesim::workloads {
+namespace {
+
+GemmWorkload gemm(std::int64_t m, std::int64_t n, std::int64_t k, std::string schedule) {
+  GemmWorkload workload;
+  workload.name = "gemm";
+  workload.problem = {m, n, k, hw::DataType::bf16, hw::DataType::bf16};
+  workload.schedule = std::move(schedule);
+  return workload;
+}
+
+gpu::SimulationResult simulate(const GemmWorkload& workload, bool fast_forward_waves,
+                               bool estimate_power_load) {
+  gpu::SimulationOptions options;
+  options.fast_forward_waves = fast_forward_waves;
+  options.estimate_power_load = estimate_power_load;
+  auto run = simulate_gemm(workload, testing::shipped_hardware("h100_sxm"),
+                           builtin_gemm_schedules(), options);
+  EXPECT_TRUE(run.ok()) << run.diagnostics.format();
+  return run.value->result;
+}
+
+void expect_within(double approximate, double exact, double bound, const char* what) {
+  EXPECT_NEAR(approximate / exact, 1.0, bound) << what << ": " << approximate << " vs " << exact;
+}
+
+// 24576^2 x 8192: 18,432 CTAs of 128x256, 140 waves; the fast-forward skips all but ~20.
+TEST(ApproximateMode, FastForwardSkipsRepeatingWavesWithinOnePercent) {
+  const GemmWorkload workload = gemm(24576, 24576, 8192, "data_parallel");
+  const gpu::SimulationResult exact = simulate(workload, false, false);
+  const gpu::SimulationResult fast = simulate(workload, true, false);
+  EXPECT_LT(fast.events * 4, exact.events);
+  expect_within(fast.time_us(), exact.time_us(), 0.01, "time_us");
+  expect_within(fast.traffic().l2_read_bytes, exact.traffic().l2_read_bytes, 0.01, "L2 bytes");
+  // L2 misses repeat over a longer cycle than two waves: the copied cycle is off by 2.5%.
+  expect_within(fast.traffic().hbm_read_bytes, exact.traffic().hbm_read_bytes, 0.03, "HBM bytes");
+  expect_within(fast.traffic().write_bytes, exact.traffic().write_bytes, 0.01, "write bytes");
+  EXPECT_DOUBLE_EQ(fast.flops(), exact.flops());
+  expect_within(fast.sm_utilization(), exact.sm_utilization(), 0.01, "SM utilization");
+
+  // Every CTA has one record, skipped ones included.
+  ASSERT_EQ(fast.ctas.size(), exact.ctas.size());
+  std::vector<std::int64_t> indices;
+  for (const gpu::CtaRecord& cta : fast.ctas) indices.push_back(cta.cta);
+  std::sort(indices.begin(), indices.end());
+  for (std::size_t i = 0; i < indices.size(); ++i) ASSERT_EQ(indices[i], std::int64_t(i));
+  EXPECT_EQ(fast.kernels.front().end, fast.end());
+}
+
+TEST(ApproximateMode, IsDeterministic) {
+  const GemmWorkload workload = gemm(24576, 24576, 8192, "data_parallel");
+  const gpu::SimulationResult first = simulate(workload, true, true);
+  const gpu::SimulationResult second = simulate(workload, true, true);
+  EXPECT_EQ(first.end(), second.end());
+  ASSERT_EQ(first.ctas.size(), second.ctas.size());
+  for (std::size_t i = 0; i < first.ctas.size(); ++i) {
+    ASSERT_EQ(first.ctas[i].cta, second.ctas[i].cta);
+    ASSERT_EQ(first.ctas[i].finished, second.ctas[i].finished);
+  }
+}
+
+// A grid of 16 waves or fewer is never skipped: exact but for the clock.
+TEST(ApproximateMode, ShortGridsAreNotFastForwarded) {
+  const GemmWorkload workload = gemm(8192, 8192, 8192, "data_parallel");
+  const gpu::SimulationResult exact = simulate(workload, false, false);
+  const gpu::SimulationResult fast = simulate(workload, true, false);
+  EXPECT_EQ(fast.end(), exact.end());
+  EXPECT_EQ(fast.events, exact.events);
+}
+
+// Serial Split-K's CTAs wait on each other's flags: never skipped.
+TEST(ApproximateMode, GridsWithFlagsAreNotFastForwarded) {
+  GemmWorkload workload = gemm(16384, 16384, 4096, "split_k");
+  workload.splits = 2;
+  const gpu::SimulationResult exact = simulate(workload, false, false);
+  const gpu::SimulationResult fast = simulate(workload, true, false);
+  EXPECT_EQ(fast.end(), exact.end());
+}
+
+// The estimated load's clock, on large bf16 GEMMs of the library profile.
+TEST(ApproximateMode, EstimatedPowerLoadWithinTwoPercentOnLargeGemms) {
+  for (const char* schedule : {"data_parallel", "stream_k"}) {
+    const GemmWorkload workload = gemm(8192, 8192, 8192, schedule);
+    const gpu::SimulationResult exact = simulate(workload, false, false);
+    const gpu::SimulationResult estimated = simulate(workload, false, true);
+    expect_within(estimated.time_us(), exact.time_us(), 0.02, schedule);
+  }
+}
+
+}  // namespace
+}  // namespace tilesim::workloads
