@@ -159,8 +159,8 @@ TEST(GemmPhysics, ZeroPaddedTilesDrawLessPowerAndRunFaster) {
   decode.kernel = "tilesim_ref";
   GemmWorkload full = bf16_gemm(256, 131072, 2048);
   full.kernel = "tilesim_ref";
-  const double decode_us = simulate(decode, spec).time_us;
-  const double full_us = simulate(full, spec).time_us;
+  const double decode_us = simulate(decode, spec).result.time_us();
+  const double full_us = simulate(full, spec).result.time_us();
   EXPECT_LT(decode_us, 0.95 * full_us);
 }
 
@@ -172,9 +172,11 @@ TEST(GemmPhysics, TheFinishersReadTakesCollectLoadsInFlight) {
   split.schedule = "split_k";
   split.splits = 2;
   const double one_us =
-      simulate(split, load_h100({{"kernels.tilesim_ref.collect_loads_in_flight", "1"}})).time_us;
+      simulate(split, load_h100({{"kernels.tilesim_ref.collect_loads_in_flight", "1"}}))
+          .result.time_us();
   const double eight_us =
-      simulate(split, load_h100({{"kernels.tilesim_ref.collect_loads_in_flight", "8"}})).time_us;
+      simulate(split, load_h100({{"kernels.tilesim_ref.collect_loads_in_flight", "8"}}))
+          .result.time_us();
   EXPECT_LT(eight_us, 0.97 * one_us);
 }
 
