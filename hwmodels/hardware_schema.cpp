@@ -301,6 +301,15 @@ config::Schema<KernelProfile> kernel_profile_schema() {
                       "from the fp32 workspace (Split-K and Stream-K fixup): with the CTA's "
                       "threads and the memory latency, this caps one CTA's fixup bandwidth."),
         into(&P::fixup_loads_in_flight));
+  s.add(Param::number("collect_loads_in_flight")
+            .range(0, 64)
+            .default_to("0")
+            .by_gpu()
+            .describe("16-byte loads each thread keeps in flight while the finisher of a "
+                      "shared tile (serial split-K, Stream-K) adds its peers' partials into its "
+                      "accumulators: loads and adds with no stores between, so the compiler may "
+                      "keep more in flight than fixup_loads_in_flight. 0: fixup_loads_in_flight."),
+        into(&P::collect_loads_in_flight));
   s.add(Param::number("unaligned_bytes_in_flight_per_thread")
             .range(0, 1024)
             .default_to("0")

@@ -124,6 +124,10 @@ struct KernelProfile {
   ClusterShape cluster;
   double tensor_efficiency = 0;   // main-loop fraction of tensor-core peak, in (0, 1]
   int fixup_loads_in_flight = 4;  // per thread, 16-byte loads of a workspace partial
+  // The finisher's read of the partials (load and add into registers, no
+  // stores between, so the compiler may keep more in flight than a peer's
+  // load-add-store); 0 = fixup_loads_in_flight.
+  double collect_loads_in_flight = 0;
   // Fixed time of each work unit (a tile's k-range) beyond its k-blocks' reads
   // and MMAs: main-loop prologue and epilogue; 0 = none.
   double work_unit_overhead_s = 0;

@@ -45,7 +45,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   WorkUnitRing units(unit_ring, smem + (unit_ring - shared_address(smem)));
   if (threadIdx.x == 0) {
     ring.init_barriers();
-    units.init_barriers(Cfg::kMathThreads / 32);
+    units.init_barriers(Cfg::kMathThreads);
   }
   __syncthreads();
 

@@ -25,11 +25,15 @@ class WorkUnitRing {
   __device__ WorkUnitRing(std::uint32_t at, unsigned char* units)
       : barriers_(at), units_(reinterpret_cast<WorkUnit*>(units + kSlots * 16)) {}
 
-  // By one thread, before the CTA's first barrier.
-  __device__ void init_barriers(int consumer_warps) const {
+  // By one thread, before the CTA's first barrier. Every consumer thread
+  // arrives on `empty` after its own read, so the read is ordered before the
+  // producer's next write by the arrive (release) and the producer's wait
+  // (acquire) alone: compute-sanitizer's racecheck follows that, not a warp's
+  // reads through one lane's arrival after __syncwarp.
+  __device__ void init_barriers(int consumer_threads) const {
     for (int s = 0; s < kSlots; ++s) {
       sm90::mbarrier_init(full(s), 1);
-      sm90::mbarrier_init(empty(s), consumer_warps);
+      sm90::mbarrier_init(empty(s), consumer_threads);
     }
   }
 
@@ -48,12 +52,11 @@ class WorkUnitRing {
     publish(end);
   }
 
-  // Consumer threads: the next unit; each warp frees the slot once all its lanes have read it.
+  // Consumer threads: the next unit; the slot is free once every consumer thread has read it.
   __device__ WorkUnit receive() {
     sm90::mbarrier_wait(full(slot_), parity_);
     const WorkUnit unit = units_[slot_];
-    __syncwarp();
-    if (threadIdx.x % 32 == 0) sm90::mbarrier_arrive(empty(slot_));
+    sm90::mbarrier_arrive(empty(slot_));
     advance();
     return unit;
   }

@@ -45,6 +45,13 @@ def rows_named(prefix, names):
 # the fit spans both power states.
 CLOCK_CALIBRATION = "h100_sxm_2026-11-26_gemm_clock_calibration.csv"
 UNALIGNED_CALIBRATION = "h100_sxm_2026-11-26_gemm_unaligned_calibration.csv"
+# The wgmma kernel's rows, re-measured after its WorkUnitRing fix (same names).
+CALIBRATION_WGMMA = "h100_sxm_2026-11-26_gemm_mechanism_calibration_ringfix.csv"
+CLOCK_CALIBRATION_WGMMA = "h100_sxm_2026-11-26_gemm_clock_calibration_ringfix.csv"
+# Two-slice serial split-K beside data-parallel on short k and decode shapes:
+# the finisher's read of the partial (collect_loads_in_flight).
+SCHEDULE_CALIBRATION = "h100_sxm_2026-11-26_gemm_schedule_calibration.csv"
+SCHEDULE_SHAPES = ["4608x4608x512", "8x131072x2048", "32x65536x1024"]
 # The clock calibration's shapes (data-parallel rows, each after a 1 s
 # sustained warm-up: its own steady-state clock, which the power law predicts);
 # 12288^3 is left out only to keep the fit quick (8192^3 is as large in waves).
@@ -68,7 +75,7 @@ FITS = [
     {
         "profile": "tilesim_ref",
         "params": [("tensor_efficiency", "", 0.001, 0.47), ("work_unit_overhead", "us", 0.1, 4.0),
-                   ("kernel_overhead", "us", 0.1, 5.0)],
+                   ("kernel_overhead", "us", 0.1, 5.0), ("collect_loads_in_flight", "", 1, 4)],
         "rows": rows_named(CALIBRATION, [
             "cal_ref_one_tile_256x128x1024", "cal_ref_one_tile_256x128x4096",
             "cal_ref_w1_3072x1408x512_dp", "cal_ref_w2_3072x2816x512_dp",
@@ -77,20 +84,22 @@ FITS = [
         + rows_named(FIXUP_CALIBRATION, [
             "one_tile_256x128x512_dp", "one_tile_256x128x2048_dp", "one_tile_256x128x8192_dp",
             "wq_1536x1536x1024_dp", "wq_1536x1536x2048_dp"])
-        + rows_named(CLOCK_CALIBRATION, [f"clk_{s}_ref_dp" for s in CLOCK_SHAPES]),
+        + rows_named(CLOCK_CALIBRATION, [f"clk_{s}_ref_dp" for s in CLOCK_SHAPES])
+        + rows_named(SCHEDULE_CALIBRATION, [f"sched_{s}_ref_{schedule}" for s in SCHEDULE_SHAPES
+                                            for schedule in ("dp", "splitk_serial")]),
     },
     {
         "profile": "tilesim_ref_wgmma",
         "params": [("tensor_efficiency", "", 0.001, 0.93), ("work_unit_overhead", "us", 0.1, 4.0),
                    ("kernel_overhead", "us", 0.1, 5.0)],
-        "rows": rows_named(CALIBRATION, [
+        "rows": rows_named(CALIBRATION_WGMMA, [
             "cal_wg_one_tile_128x256x512", "cal_wg_one_tile_128x256x2048",
             "cal_wg_one_tile_128x256x8192", "cal_wg_w1_1536x2816x512_dp",
             "cal_wg_w2_1536x5632x512_dp", "cal_wg_w4_1536x11264x512_dp",
             "cal_wg_w8_1536x22528x512_dp", "cal_wg_w4_1536x11264x2048_persistent",
             "cal_wg_w2_1536x5632x512_persistent", "cal_wg_w4_1536x11264x512_persistent",
             "cal_wg_w8_1536x22528x512_persistent"])
-        + rows_named(CLOCK_CALIBRATION, [f"clk_{s}_wg_dp" for s in CLOCK_SHAPES]),
+        + rows_named(CLOCK_CALIBRATION_WGMMA, [f"clk_{s}_wg_dp" for s in CLOCK_SHAPES]),
     },
     {
         "profile": "library",

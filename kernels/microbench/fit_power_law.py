@@ -10,7 +10,8 @@ NVML mean clock f and power P are the kernel's own steady state. The law
 
 is linear in the four energies for a given voltage exponent g, so they are
 least squares for each g on a grid (the YAML's rounding) and g is the best of
-the grid. Busy SMs, tensor flops and DRAM bytes come from `tilesim simulate`
+the grid. Tensor flops are the problem's 2mnk (MMAs on the zero padding of
+edge tiles draw no tensor energy); busy SMs and DRAM bytes come from `tilesim simulate`
 of the calibration study (the model's own view of each kernel); rates divide
 them by the measured time. Rows whose model grid cannot be what cuBLAS ran
 (fewer tiles than SMs: cuBLAS splits k there) are left out; every other row of
@@ -30,8 +31,15 @@ import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CALIBRATION = "bench/measurements/h100_sxm_2026-11-26_gemm_clock_calibration.csv"
-STUDY = "kernels/studies/gemm_clock_calibration.yaml"
+# (measurement file, its study, which rows): every row of the clock
+# calibration, and the data-parallel rows of the schedule calibration (decode
+# shapes whose 128- and 256-row tiles are mostly zero padding, short k, long k).
+CALIBRATIONS = [
+    ("bench/measurements/h100_sxm_2026-11-26_gemm_clock_calibration.csv",
+     "kernels/studies/gemm_clock_calibration.yaml", ""),
+    ("bench/measurements/h100_sxm_2026-11-26_gemm_schedule_calibration.csv",
+     "kernels/studies/gemm_schedule_calibration.yaml", "_dp"),
+]
 HARDWARE = ["configs/hw/h100_sxm.yaml", "configs/hw/h100_sxm.measured.yaml"]
 LIMIT_W = 700.0  # datasheet TDP; nvidia-smi power.limit 700.00 W on every lease
 MAX_CLOCK_HZ = 1980e6
@@ -92,21 +100,34 @@ def clock_at_limit(values, exponent, row):
 
 
 def calibration_rows(tilesim):
-    run = subprocess.run([tilesim, "simulate", STUDY, "--hw", HARDWARE[1], "--json", "-"],
+    rows = []
+    for calibration, study, suffix in CALIBRATIONS:
+        rows += file_rows(tilesim, calibration, study, suffix)
+    return rows
+
+
+def file_rows(tilesim, calibration, study, suffix):
+    run = subprocess.run([tilesim, "simulate", study, "--hw", HARDWARE[1], "--json", "-"],
                          capture_output=True, text=True, cwd=REPO)
     if run.returncode != 0:
         sys.exit(f"fit_power_law: tilesim simulate failed\n{run.stderr}")
     simulated = {r["name"]: r for r in json.loads(run.stdout)["results"]}
     rows = []
-    with open(os.path.join(REPO, CALIBRATION), newline="") as f:
+    with open(os.path.join(REPO, calibration), newline="") as f:
         for measured in csv.DictReader(f):
+            if not measured["name"].endswith(suffix):
+                continue
             kernel = simulated[measured["name"]]["kernels"][0]
             busy = min(132, -(-kernel["ctas"] // kernel["ctas_per_sm"]))
             if measured["kernel"] == "library" and kernel["ctas"] < 132:
                 continue
             time_s = float(measured["time_us"]) * 1e-6
             rows.append({"name": measured["name"], "busy_sms": busy,
-                         "flops_per_s": kernel["flops"] / time_s,
+                         # the problem's flops: MMAs on the zero padding of edge
+                         # tiles draw no tensor energy (the simulator's
+                         # tensor_energy_fraction)
+                         "flops_per_s": 2.0 * int(measured["m"]) * int(measured["n"]) *
+                         int(measured["k"]) / time_s,
                          "hbm_bytes_per_s": (kernel["bytes"]["hbm_read"] +
                                              kernel["bytes"]["hbm_write"]) / time_s,
                          "clock_hz": float(measured["sm_clock_mhz"]) * 1e6,

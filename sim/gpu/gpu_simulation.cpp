@@ -384,7 +384,7 @@ SimulationResult simulate(const KernelPlan& plan, const hw::HardwareSpec& spec,
     load.busy_sms = busy_sms(plan.kernels[i], record, spec.sm.count);
     load.clock_hz = spec.sm.clock_hz;
     if (time_s > 0) {
-      load.flops_per_s = record.flops / time_s;
+      load.flops_per_s = record.flops * plan.kernels[i].tensor_energy_fraction / time_s;
       load.hbm_bytes_per_s = record.traffic.hbm_bytes() / time_s;
     }
     fractions.push_back(hw::power_limited_clock_hz(spec.power, spec.sm.clock_hz, load) /

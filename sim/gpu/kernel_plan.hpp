@@ -108,6 +108,10 @@ struct KernelLaunch {
   int cluster_size = 1;  // CTAs dispatched together (consecutive indices)
   CtaFootprint footprint;
   double tensor_efficiency = 1.0;  // fraction of tensor-core peak the main loop reaches
+  // Fraction of the issued tensor-core flops that draw energy (the power
+  // law): MMAs over the zero-filled padding of edge tiles switch no multiplier
+  // bits, so a decode GEMM's 256-row tiles of 8 real rows draw little.
+  double tensor_energy_fraction = 1.0;
   // Ramp-up and drain as the events around a plan see them: the plan's last
   // kernel to end pays the largest of its kernels' once, after its last CTA.
   double fixed_overhead_s = 0;

@@ -1,16 +1,20 @@
 #pragma once
-// Which bytes hit in L2. Blocks (BlockKey) are tracked with the fill count of
-// L2 at their last use: a block is still resident if fewer than `capacity`
-// bytes have been filled into L2 since then (an LRU stack-distance estimate
-// that counts fills, not hits). CTAs that run together and read the same
-// A row-panel or B column-panel chunk therefore share one HBM read, and reuse
-// across waves depends on how much was streamed in between. A block is
-// tracked as parts (e.g. k-block ranges of a panel chunk), so CTAs that read
-// disjoint parts of it (split-K slices, Stream-K units) each miss their own.
+// Which bytes hit in L2: an LRU stack over blocks (BlockKey), by bytes. A
+// block is still resident if fewer than `capacity` bytes of other blocks were
+// used (read, hit or miss, or written) after its last use: its LRU stack
+// distance. Hits count as well as fills: in pure Stream-K every CTA re-reads
+// its own B panel one tile later while the other CTAs re-read theirs, so each
+// re-read is pushed down the stack by all the others' (a fill-only count
+// lets them all hit). CTAs that run together and read the same A row-panel or
+// B column-panel chunk share one HBM read, and reuse across waves depends on
+// how much was used in between. A block is tracked as parts (e.g. k-block
+// ranges of a panel chunk), so CTAs that read disjoint parts of it (split-K
+// slices, Stream-K units) each miss their own.
 
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <unordered_map>
+#include <vector>
 
 #include "sim/gpu/kernel_plan.hpp"
 
@@ -33,21 +37,33 @@ class L2ReuseModel {
   double read(const BlockKey& key, std::int64_t part_begin, std::int64_t part_end, double bytes);
   // Written data is allocated in L2 and displaces other blocks; under a key, a
   // later read of it can hit.
-  void write(double bytes) { filled_bytes_ += bytes; }
+  void write(double bytes);
   void write(const BlockKey& key, double bytes);
+  // Bytes brought into L2: read misses and writes.
   double filled_bytes() const { return filled_bytes_; }
 
  private:
-  double capacity_bytes_;
-  double filled_bytes_ = 0;
   struct ResidentPart {
     std::int64_t begin;
     std::int64_t end;
-    double filled_at;  // fill count at its last use
+    double bytes;
+    std::int64_t use;  // its last use, in use order
   };
-  bool resident(const ResidentPart& part) const {
-    return filled_bytes_ - part.filled_at < capacity_bytes_;
-  }
+  // Puts `bytes` on top of the stack; returns the use number.
+  std::int64_t use(double bytes);
+  // Bytes used after `use`: the part's stack distance.
+  double used_since(std::int64_t use) const;
+  bool resident(const ResidentPart& part) const { return used_since(part.use) < capacity_bytes_; }
+  void add_at(std::int64_t use, double bytes);
+
+  double capacity_bytes_;
+  double filled_bytes_ = 0;
+  double used_bytes_ = 0;
+  // Bytes of each use still on the stack (a Fenwick tree over use numbers,
+  // 1-based): a part used again leaves its old slot. Evicted parts stay: they
+  // only count for parts older than themselves, which are evicted too.
+  std::vector<double> tree_;
+  std::vector<double> slots_;
   // A block is usually one part (every reader covers it) or a few (split-K
   // slices): kept inline in the map's node.
   using ResidentParts = boost::container::small_vector<ResidentPart, 2>;

@@ -146,3 +146,39 @@ TEST(GemmPhysics, EdgeTilesReadOnlyWhatExists) {
 
 }  // namespace
 }  // namespace tilesim::workloads
+
+namespace tilesim::workloads {
+namespace {
+
+// MMAs over the zero padding of edge tiles draw no tensor energy: a decode
+// GEMM whose 256-row tiles hold 8 real rows issues as many MMAs as the full
+// problem but draws little, so the power law leaves it a higher clock.
+TEST(GemmPhysics, ZeroPaddedTilesDrawLessPowerAndRunFaster) {
+  const hw::HardwareSpec spec = load_h100();
+  GemmWorkload decode = bf16_gemm(8, 131072, 2048);
+  decode.kernel = "tilesim_ref";
+  GemmWorkload full = bf16_gemm(256, 131072, 2048);
+  full.kernel = "tilesim_ref";
+  const double decode_us = simulate(decode, spec).result.time_us();
+  const double full_us = simulate(full, spec).result.time_us();
+  EXPECT_LT(decode_us, 0.95 * full_us);
+}
+
+// The finisher of a two-slice serial split-K reads its peer's partial with
+// collect_loads_in_flight loads a thread: more in flight, a shorter fixup.
+TEST(GemmPhysics, TheFinishersReadTakesCollectLoadsInFlight) {
+  GemmWorkload split = bf16_gemm(4608, 4608, 512);
+  split.kernel = "tilesim_ref";
+  split.schedule = "split_k";
+  split.splits = 2;
+  const double one_us =
+      simulate(split, load_h100({{"kernels.tilesim_ref.collect_loads_in_flight", "1"}}))
+          .result.time_us();
+  const double eight_us =
+      simulate(split, load_h100({{"kernels.tilesim_ref.collect_loads_in_flight", "8"}}))
+          .result.time_us();
+  EXPECT_LT(eight_us, 0.97 * one_us);
+}
+
+}  // namespace
+}  // namespace tilesim::workloads

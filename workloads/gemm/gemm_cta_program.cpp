@@ -59,9 +59,12 @@ std::int64_t GemmCtaProgramBuilder::tile_extent_cols(std::int64_t tile_col) cons
   return std::min<std::int64_t>(kernel_.tile_n, problem_.n - tile_col * kernel_.tile_n);
 }
 
-double GemmCtaProgramBuilder::fixup_bytes_in_flight() const {
+double GemmCtaProgramBuilder::fixup_bytes_in_flight(bool collect) const {
   constexpr double kLoadBytes = 16;
-  return kernel_.warps * kThreadsPerWarp * kLoadBytes * kernel_.fixup_loads_in_flight;
+  const double loads = collect && kernel_.collect_loads_in_flight > 0
+                           ? kernel_.collect_loads_in_flight
+                           : kernel_.fixup_loads_in_flight;
+  return kernel_.warps * kThreadsPerWarp * kLoadBytes * loads;
 }
 
 double GemmCtaProgramBuilder::partial_bytes(TileCoord tile, PartialLayout layout) const {
@@ -250,7 +253,7 @@ void GemmCtaProgramBuilder::add_partial_store(gpu::CtaProgram& program, std::uin
   const gpu::BlockKey key{tensors_.workspace, tile_flag(tile), slot};
   if (accumulate) {
     store.reads = {{key, bytes, 1, 0, 1}};
-    store.bytes_in_flight = fixup_bytes_in_flight();
+    store.bytes_in_flight = fixup_bytes_in_flight(false);
     store.read_latency_s = kernel_.fixup_load_latency_s;
     store.unit = gpu::ExecutionUnit::fp32;
     store.flops = bytes / kFp32Bytes;
@@ -272,7 +275,7 @@ void GemmCtaProgramBuilder::add_partial_reduce(gpu::CtaProgram& program, std::ui
     reduce.reads.push_back(
         {{tensors_.workspace, tile_flag(tile), static_cast<std::uint32_t>(slot)}, bytes, 1, 0, 1});
   }
-  reduce.bytes_in_flight = fixup_bytes_in_flight();
+  reduce.bytes_in_flight = fixup_bytes_in_flight(true);
   reduce.read_latency_s = kernel_.fixup_load_latency_s;
   reduce.unit = gpu::ExecutionUnit::fp32;
   reduce.flops = partials * bytes / kFp32Bytes;

@@ -70,7 +70,9 @@ class GemmCtaProgramBuilder {
 
  private:
   double partial_bytes(TileCoord tile, PartialLayout layout) const;
-  double fixup_bytes_in_flight() const;
+  // Bytes a CTA's threads keep in flight reading partials: a peer's
+  // load-add-store, or (`collect`) the finisher's read of its peers'.
+  double fixup_bytes_in_flight(bool collect) const;
   std::int64_t k_elements(std::int64_t k_block_begin, std::int64_t k_block_end) const;
   gpu::CtaStep mma_step(double k_blocks, std::uint16_t segment) const;
   void add_a_reads(gpu::BlockReads& reads, TileCoord tile, std::int64_t k_block_begin,

@@ -1,5 +1,5 @@
-// L2ReuseModel: a block stays resident until `capacity` bytes have been filled
-// into L2 after its last use.
+// L2ReuseModel: a block stays resident until `capacity` bytes of other blocks
+// have been used (hits and fills) after its last use: its LRU stack distance.
 
 #include "sim/gpu/l2_reuse_model.hpp"
 
@@ -64,6 +64,35 @@ TEST(L2ReuseModel, AHitRefreshesTheBlock) {
   EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100), 0);  // A at 700
   l2.read(kC, 0, 1, 400);                       // filled 1100: 400 since A
   EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100), 0);
+}
+
+// A hit moves its block above the others: in pure Stream-K every CTA re-reads
+// its own panel while the others re-read theirs, and counting only fills would
+// let every re-read hit.
+TEST(L2ReuseModel, HitsPushOtherBlocksDownTheStack) {
+  L2ReuseModel l2(550);
+  l2.read(kA, 0, 1, 600);
+  l2.read(kB, 0, 1, 100);
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 600), 0);    // 100 used since
+  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 1, 100), 100);  // A's 600 used since B (a hit): evicted
+  L2ReuseModel wide(1000);
+  wide.read(kA, 0, 1, 600);
+  wide.read(kB, 0, 1, 100);
+  EXPECT_DOUBLE_EQ(wide.read(kA, 0, 1, 600), 0);
+  EXPECT_DOUBLE_EQ(wide.read(kB, 0, 1, 100), 0);  // 600 < 1000: still resident
+  EXPECT_DOUBLE_EQ(wide.filled_bytes(), 700);
+}
+
+// Thousands of uses (the stack grows and is rebuilt) keep exact distances.
+TEST(L2ReuseModel, DistancesStayExactOverManyUses) {
+  L2ReuseModel l2(2000);
+  l2.read(kA, 0, 1, 10);
+  for (std::uint32_t i = 0; i < 1500; ++i) l2.read(BlockKey{7, i, 0}, 0, 1, 1);
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 10), 0);  // 1500 bytes used since
+  for (std::uint32_t i = 0; i < 1000; ++i) l2.read(BlockKey{7, i, 0}, 0, 1, 1);
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 10), 0);  // re-reads of old blocks: 1000 since
+  for (std::uint32_t i = 2000; i < 4000; ++i) l2.read(BlockKey{7, i, 0}, 0, 1, 1);
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 10), 10);  // 2000 since: evicted
 }
 
 TEST(L2ReuseModel, WritesDisplaceResidentBlocks) {
