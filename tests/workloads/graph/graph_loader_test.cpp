@@ -63,7 +63,7 @@ TEST(GraphLoader, AnUnknownOpListsTheOps) {
       kernels:
         - {name: a, op: conv, cols: 64}
 )");
-  EXPECT_NE(problems.find("elementwise, rmsnorm, layernorm, softmax, gemm, attention"),
+  EXPECT_NE(problems.find("elementwise, rmsnorm, layernorm, softmax, mean, gemm, attention"),
             std::string::npos)
       << problems;
 }
