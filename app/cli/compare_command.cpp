@@ -22,6 +22,7 @@ struct CompareOptions {
   std::optional<std::string> hardware;
   std::vector<std::string> assignments;
   std::string library_schedule = "choose";
+  std::string host_dispatch = "probe";
   std::string json_path;
   std::string svg_path;
   double max_events = workloads::kDefaultMaxEvents;
@@ -102,6 +103,9 @@ int run_compare_models(const CompareOptions& options,
   }
   config::Loaded<workloads::MeasuredComparison<workloads::ComparedModel>> compared =
       workloads::simulate_measured_models(*rows.value, *hardware.value, schedules,
+                                          options.host_dispatch == "hardware"
+                                              ? workloads::HostDispatch::hardware
+                                              : workloads::HostDispatch::probe,
                                           options.max_events, options.approximate);
   if (!compared.ok()) {
     print_diagnostics(compared.diagnostics);
@@ -208,6 +212,13 @@ void add_compare_command(CLI::App& app, int& exit_code) {
           "How `kernel: library` GEMM rows are simulated: `choose` (as `schedule: auto`: a "
           "vendor library picks its own algorithm) or `as_measured` (the row's schedule)")
       ->check(CLI::IsMember({"choose", "as_measured"}))
+      ->capture_default_str();
+  command
+      ->add_option("--host-dispatch", options->host_dispatch,
+                   "Eager model rows: `probe` (the host as the row's `dispatch_probe_us` measured "
+                   "it, where it has one) or `hardware` (the hardware file's "
+                   "launch.framework_dispatch)")
+      ->check(CLI::IsMember({"probe", "hardware"}))
       ->capture_default_str();
   command->add_option("--json", options->json_path,
                       "Write rows, metrics and schedule choices as JSON to PATH ('-' for stdout)");

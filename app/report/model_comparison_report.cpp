@@ -37,12 +37,15 @@ std::map<std::pair<std::string, std::string>, AccuracyMetrics> metrics_by_group(
 std::string model_comparison_table(const std::vector<ComparedModel>& rows) {
   std::size_t width = 4;
   for (const ComparedModel& row : rows) width = std::max(width, row.measured.name.size());
-  std::string out = fmt::format("{:<{}}  {:<11} {:<26} {:>12} {:>12} {:>8}\n", "name", width,
-                                "split", "simulated", "measured_us", "predicted_us", "error%");
+  std::string out =
+      fmt::format("{:<{}}  {:<11} {:<26} {:>12} {:>12} {:>8} {:>11}\n", "name", width, "split",
+                  "simulated", "measured_us", "predicted_us", "error%", "dispatch_us");
   for (const ComparedModel& row : rows) {
-    out += fmt::format("{:<{}}  {:<11} {:<26} {:>12.1f} {:>12.1f} {:>+8.1f}\n", row.measured.name,
-                       width, row.measured.split, row.simulated, row.measured.time_us,
-                       row.predicted_us, error_percent(row));
+    const std::string dispatch =
+        row.framework_dispatch_us ? fmt::format("{:.1f}", *row.framework_dispatch_us) : "-";
+    out += fmt::format("{:<{}}  {:<11} {:<26} {:>12.1f} {:>12.1f} {:>+8.1f} {:>11}\n",
+                       row.measured.name, width, row.measured.split, row.simulated,
+                       row.measured.time_us, row.predicted_us, error_percent(row), dispatch);
   }
   out += "\nsplit        launch       rows  MAPE%  median%   max%  bias%  within10%  within20%\n";
   for (const auto& [group, m] : metrics_by_group(rows)) {
@@ -59,13 +62,13 @@ nlohmann::ordered_json model_comparison_json(const std::vector<ComparedModel>& r
                                              const std::string& hardware) {
   nlohmann::ordered_json items = nlohmann::ordered_json::array();
   for (const ComparedModel& row : rows) {
-    items.push_back({{"name", row.measured.name},
-                     {"kind", "model"},
-                     {"split", row.measured.split},
-                     {"simulated", row.simulated},
-                     {"measured_us", row.measured.time_us},
-                     {"predicted_us", row.predicted_us},
-                     {"error_percent", error_percent(row)}});
+    nlohmann::ordered_json item = {
+        {"name", row.measured.name},           {"kind", "model"},
+        {"split", row.measured.split},         {"simulated", row.simulated},
+        {"measured_us", row.measured.time_us}, {"predicted_us", row.predicted_us},
+        {"error_percent", error_percent(row)}};
+    if (row.framework_dispatch_us) item["framework_dispatch_us"] = *row.framework_dispatch_us;
+    items.push_back(std::move(item));
   }
   nlohmann::ordered_json groups = nlohmann::ordered_json::array();
   for (const auto& [group, m] : metrics_by_group(rows)) {

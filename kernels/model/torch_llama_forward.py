@@ -28,7 +28,10 @@ dispatch: that is what it measures); the median, min and p90 are written. The
 profiler lists the kernels after the timing. A dispatch probe (a toy-size
 forward, eager, host time per kernel) runs at the start, before every case
 and at the end: the sidecar's `dispatch_probe` shows whether the host's speed
-drifted, and is what `launch.framework_dispatch` is fitted on. Exit status: 0; 1 a check failed; 3 no GPU.
+drifted, and is what `launch.framework_dispatch` is fitted on; each row's
+`dispatch_probe_us` is the probe taken just before its case, the host's speed
+that `tilesim compare` simulates its eager row with. Exit status: 0; 1 a check
+failed; 3 no GPU.
 """
 
 import argparse
@@ -43,7 +46,7 @@ import time
 
 COLUMNS = ("name,kind,split,phase,hidden,heads,kv_heads,head_dim,intermediate,layers,vocab,"
            "batch,tokens,context,dtype,fused,launch,time_us,time_us_min,time_us_p90,"
-           "runs,kernels").split(",")
+           "runs,kernels,dispatch_probe_us").split(",")
 EPS = 1e-5
 
 
@@ -304,6 +307,7 @@ def main(argv):
 
             probes.append(dict(when=f"before {case['name']}",
                                us_per_kernel=probe.us_per_kernel()))
+            probed = probes[-1]["us_per_kernel"]
             launches = (("eager", eager), ("cuda_graph", graph.replay))
             for _, fn in launches:
                 for _ in range(2):
@@ -320,7 +324,8 @@ def main(argv):
                            fused="framework", launch=launch,
                            time_us=f"{statistics.median(times):.2f}", time_us_min=f"{times[0]:.2f}",
                            time_us_p90=f"{times[int(0.9 * (len(times) - 1))]:.2f}",
-                           runs=len(times), kernels=len(kernels), **dims)
+                           runs=len(times), kernels=len(kernels),
+                           dispatch_probe_us="" if probed is None else f"{probed:.2f}", **dims)
                 rows.append(row)
                 print(f"{row['name']:40s} {row['time_us']:>10s} us  {len(kernels)} kernels",
                       flush=True)

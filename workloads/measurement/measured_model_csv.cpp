@@ -53,10 +53,15 @@ bool is_model_csv(const std::filesystem::path& path) {
 
 config::Loaded<std::vector<MeasuredModel>> read_measured_model_csv(
     const std::filesystem::path& path, const std::vector<std::string>& gemm_schedules) {
+  return read_measured_model_csv_text(read_text(path), path.string(), gemm_schedules);
+}
+
+config::Loaded<std::vector<MeasuredModel>> read_measured_model_csv_text(
+    const std::string& text, const std::string& origin,
+    const std::vector<std::string>& gemm_schedules) {
   config::Loaded<std::vector<MeasuredModel>> loaded;
-  const std::string origin = path.string();
   CsvProblems problems(origin, loaded.diagnostics);
-  const std::vector<std::string> lines = split_csv_lines(read_text(path));
+  const std::vector<std::string> lines = split_csv_lines(text);
   if (lines.empty()) {
     problems.add(1, 1, "", "empty file; expected a header and one row per measured forward");
     return loaded;
@@ -97,6 +102,15 @@ config::Loaded<std::vector<MeasuredModel>> read_measured_model_csv(
                               row.cell("time_us")));
     }
     measured.time_us_p90 = parse_positive(row.cell("time_us_p90"));
+    if (!row.cell("dispatch_probe_us").empty()) {
+      measured.dispatch_probe_us = parse_positive(row.cell("dispatch_probe_us"));
+      if (!measured.dispatch_probe_us) {
+        problems.at(row, "dispatch_probe_us",
+                    fmt::format("expected a positive number of microseconds (host time per kernel "
+                                "of the dispatch probe) or an empty cell, got \"{}\"",
+                                row.cell("dispatch_probe_us")));
+      }
+    }
     std::vector<std::pair<std::string, std::string>> values = {
         {"name", fmt::format("row{}", row.line())}};
     for (const auto& [column, key] : kModelStudyKeys) {

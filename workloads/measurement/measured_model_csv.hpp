@@ -24,6 +24,10 @@ struct MeasuredModel {
   std::string split;
   double time_us = 0;  // median
   std::optional<double> time_us_p90;
+  // Host time per kernel of the dispatch probe taken just before this case
+  // (kernels/model/README.md): how fast this host dispatched framework ops
+  // then. Absent in files measured before the column.
+  std::optional<double> dispatch_probe_us;
   int line = 0;
 };
 
@@ -32,5 +36,10 @@ bool is_model_csv(const std::filesystem::path& path);
 
 config::Loaded<std::vector<MeasuredModel>> read_measured_model_csv(
     const std::filesystem::path& path, const std::vector<std::string>& gemm_schedules);
+
+// The same, from the CSV's text; diagnostics name `origin`.
+config::Loaded<std::vector<MeasuredModel>> read_measured_model_csv_text(
+    const std::string& text, const std::string& origin,
+    const std::vector<std::string>& gemm_schedules);
 
 }  // namespace tilesim::workloads

@@ -142,15 +142,45 @@ config::Loaded<MeasuredComparison<ComparedAttention>> simulate_measured_attentio
       });
 }
 
+hw::HardwareSpec model_row_hardware(const MeasuredModel& row, const hw::HardwareSpec& spec,
+                                    HostDispatch host_dispatch) {
+  hw::HardwareSpec hardware = spec;
+  if (host_dispatch == HostDispatch::probe && row.dispatch_probe_us) {
+    // The probe times the whole host path of a kernel: the framework's
+    // dispatch and the CUDA launch the hardware file already counts.
+    hardware.launch.framework_dispatch_s =
+        std::max(0.0, *row.dispatch_probe_us * 1e-6 - spec.launch.host_issue_s);
+  }
+  return hardware;
+}
+
 config::Loaded<MeasuredComparison<ComparedModel>> simulate_measured_models(
     const std::vector<MeasuredModel>& rows, const hw::HardwareSpec& spec,
-    const GemmScheduleRegistry& schedules, double max_events, bool approximate) {
-  // One phase, fused and launch choice: one run per row, in order.
-  return paired_with_runs<ComparedModel>(
-      rows, study_of(rows), spec, schedules, max_events, approximate,
-      [](const MeasuredModel& row, const WorkloadRun& run) {
-        return ComparedModel{row, run.schedule, run.result.time_us()};
-      });
+    const GemmScheduleRegistry& schedules, HostDispatch host_dispatch, double max_events,
+    bool approximate) {
+  // One phase, fused and launch choice: one run per row, in order, each on
+  // the host its row was measured on.
+  config::Loaded<MeasuredComparison<ComparedModel>> all;
+  all.value.emplace();
+  for (const MeasuredModel& row : rows) {
+    const hw::HardwareSpec hardware = model_row_hardware(row, spec, host_dispatch);
+    const bool eager = row.workload.launch == "eager";
+    config::Loaded<MeasuredComparison<ComparedModel>> one = paired_with_runs<ComparedModel>(
+        std::vector{row}, study_of(std::vector{row}), hardware, schedules, max_events, approximate,
+        [&](const MeasuredModel& measured, const WorkloadRun& run) {
+          ComparedModel compared{measured, run.schedule, run.result.time_us(), std::nullopt};
+          if (eager) compared.framework_dispatch_us = hardware.launch.framework_dispatch_s * 1e6;
+          return compared;
+        });
+    all.diagnostics.append(one.diagnostics);
+    if (!one.ok()) continue;
+    for (ComparedModel& compared : one.value->compared) {
+      all.value->compared.push_back(std::move(compared));
+    }
+    for (SkippedRow& skipped : one.value->skipped) all.value->skipped.push_back(std::move(skipped));
+  }
+  if (!all.diagnostics.empty()) all.value.reset();
+  return all;
 }
 
 }  // namespace tilesim::workloads

@@ -93,12 +93,25 @@ struct ComparedModel {
   MeasuredModel measured;
   std::string simulated;  // e.g. "decode:framework:eager"
   double predicted_us = 0;
+  // launch.framework_dispatch the row ran with: eager rows only.
+  std::optional<double> framework_dispatch_us;
 };
+
+// Which host an eager row's framework dispatch describes. `probe`: the host
+// as the row's own dispatch probe measured it (its host time per kernel less
+// launch.host_issue), where the row has one; `hardware`: the hardware file's
+// launch.framework_dispatch.
+enum class HostDispatch { probe, hardware };
 
 // Each row as measured: one phase, `fused` and `launch` choice.
 config::Loaded<MeasuredComparison<ComparedModel>> simulate_measured_models(
     const std::vector<MeasuredModel>& rows, const hw::HardwareSpec& spec,
-    const GemmScheduleRegistry& schedules, double max_events = kDefaultMaxEvents,
-    bool approximate = false);
+    const GemmScheduleRegistry& schedules, HostDispatch host_dispatch = HostDispatch::probe,
+    double max_events = kDefaultMaxEvents, bool approximate = false);
+
+// The hardware `row` is simulated on: `spec`, with the row's probed host
+// dispatch under HostDispatch::probe.
+hw::HardwareSpec model_row_hardware(const MeasuredModel& row, const hw::HardwareSpec& spec,
+                                    HostDispatch host_dispatch);
 
 }  // namespace tilesim::workloads

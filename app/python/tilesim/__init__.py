@@ -257,13 +257,15 @@ def merge_sweep(sweep, shards, hw=None, set=None, html=None, svg=None, csv=None)
 
 
 def compare(measured, hw=None, html=None, json=None, svg=None, max_events=None,
-            approximate=False):
+            approximate=False, host_dispatch=None):
     """Re-simulates every row of a measurement CSV; returns `tilesim compare --json`.
     `svg=` writes the predicted-vs-measured scatter, `json=` and `html=` those reports.
-    Rows over the cost budget are skipped with a warning and listed under `skipped`."""
+    Rows over the cost budget are skipped with a warning and listed under `skipped`.
+    `host_dispatch=` is `--host-dispatch` ("probe" or "hardware"; model rows)."""
     with tempfile.TemporaryDirectory(prefix="tilesim-") as directory:
         report = os.path.join(directory, "compare.json") if json is None else os.fspath(json)
-        run("compare", "--measured", os.fspath(measured), "--json", report,
+        dispatch = [] if host_dispatch is None else ["--host-dispatch", host_dispatch]
+        run("compare", "--measured", os.fspath(measured), "--json", report, *dispatch,
             *_options(hw, None, max_events, approximate, html=html, svg=svg))
         with open(report, encoding="utf-8") as file:
             return _json.load(file)
