@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "hwmodels/data_type.hpp"
+#include "workloads/graph/graph_gemm_choice.hpp"
 #include "workloads/graph/graph_lowering.hpp"
 
 namespace tilesim::workloads {
@@ -68,9 +69,12 @@ config::Loaded<std::vector<WorkloadRun>> run_graph_workload(const GraphWorkload&
                                                             const GemmScheduleRegistry& schedules,
                                                             const gpu::SimulationOptions& options) {
   std::vector<WorkloadRun> runs;
+  const config::Loaded<KernelGraph> graph =
+      with_chosen_gemms(workload.graph, spec, schedules, options);
+  if (!graph.ok()) return {std::nullopt, graph.diagnostics};
   for (const std::string& launch : choices(workload.launch, {"eager", "cuda_graph"})) {
     config::Loaded<WorkloadRun> run =
-        simulate_graph(workload.graph, launch, spec, schedules, options);
+        simulate_graph(*graph.value, launch, spec, schedules, options);
     if (!run.ok()) return {std::nullopt, std::move(run.diagnostics)};
     run.value->name =
         workload.launch == "compare" ? run_name(workload.name, {launch}) : workload.name;
@@ -91,9 +95,12 @@ config::Loaded<std::vector<WorkloadRun>> run_layer_workload(const LayerWorkload&
   std::vector<WorkloadRun> runs;
   for (const std::string& fused : choices(workload.fused, {"true", "false"})) {
     const LayerOps ops = parse_layer_ops(fused);
-    const KernelGraph graph = decoder_layer_graph(workload.shape, ops, workload.where);
+    const config::Loaded<KernelGraph> graph = with_chosen_gemms(
+        decoder_layer_graph(workload.shape, ops, workload.where), spec, schedules, options);
+    if (!graph.ok()) return {std::nullopt, graph.diagnostics};
     for (const std::string& launch : choices(workload.launch, {"eager", "cuda_graph"})) {
-      config::Loaded<WorkloadRun> run = simulate_graph(graph, launch, spec, schedules, options);
+      config::Loaded<WorkloadRun> run =
+          simulate_graph(*graph.value, launch, spec, schedules, options);
       if (!run.ok()) return {std::nullopt, std::move(run.diagnostics)};
       std::vector<std::string> parts;
       if (workload.fused == "compare") parts.emplace_back(to_string(ops));
@@ -115,11 +122,15 @@ config::Loaded<gpu::PlanCost> estimate_graph_runs(const KernelGraph& graph,
                                                   const std::string& launch,
                                                   const hw::HardwareSpec& spec,
                                                   const GemmScheduleRegistry& schedules) {
-  config::Loaded<LoweredGraph> lowered =
-      lower_kernel_graph(graph, gpu::LaunchMode::eager, spec, schedules);
+  config::Loaded<LoweredGraph> lowered = lower_kernel_graph(
+      with_auto_gemms_as_data_parallel(graph), gpu::LaunchMode::eager, spec, schedules);
   if (!lowered.ok()) return {std::nullopt, std::move(lowered.diagnostics)};
+  config::Loaded<gpu::PlanCost> choosing = gemm_choice_cost(graph, spec, schedules);
+  if (!choosing.ok()) return choosing;
   const auto runs = static_cast<double>(choices(launch, {"eager", "cuda_graph"}).size());
-  return {gpu::estimate_plan_cost(lowered.value->plan, spec).scaled(runs), {}};
+  gpu::PlanCost cost = gpu::estimate_plan_cost(lowered.value->plan, spec).scaled(runs);
+  cost += *choosing.value;
+  return {cost, {}};
 }
 
 }  // namespace

@@ -84,6 +84,8 @@ class KernelGraph {
   const std::vector<TensorBlocks>& tensors() const { return tensors_; }
   const TensorBlocks& tensor(int index) const { return tensors_.at(index); }
   const std::vector<GraphNode>& nodes() const { return nodes_; }
+  // A node to change in place, e.g. a GEMM whose `auto` was chosen.
+  GraphNode& node(std::size_t index) { return nodes_.at(index); }
 
  private:
   // Above the GEMM's own ids (0-3) and attention's (array << 24, arrays 1-7).

@@ -96,7 +96,9 @@ config::Schema<LayerWorkload> layer_schema(const std::vector<std::string>& sched
         [](W& workload, const Value& value) { workload.shape.attention_variant = value.text; });
   s.add(Param::choice("layer.schedule", schedules)
             .default_computed("`split_k` for decode (a few output tiles: a library kernel "
-                              "splits K), `data_parallel` for prefill")
+                              "splits K), `auto` for prefill (a library picks tile and schedule "
+                              "per shape: each GEMM's candidates simulated alone, the fastest "
+                              "kept)")
             .describe("Schedule of every GEMM of the layer; split-K adds its slices in a "
                       "separate reduction kernel."),
         [](W& workload, const Value& value) { workload.shape.gemm_schedule = value.text; });
@@ -128,7 +130,7 @@ void check_layer(const config::Values& values, const config::ReadContext& contex
     workload.shape.attention_variant = prefill ? "flash" : "flash_decoding";
   }
   if (!values.contains("layer.schedule")) {
-    workload.shape.gemm_schedule = prefill ? "data_parallel" : "split_k";
+    workload.shape.gemm_schedule = prefill ? "auto" : "split_k";
   }
 }
 

@@ -138,7 +138,7 @@ config::Schema<W> model_schema(const std::vector<std::string>& schedules, bool p
         [](W& workload, const Value& value) { workload.attention = value.text; });
   s.add(Param::choice("model.schedule", schedules)
             .optional()
-            .default_computed("`data_parallel` for prefill, `split_k` for decode")
+            .default_computed("`auto` for prefill (as `layer.schedule`), `split_k` for decode")
             .describe("Schedule of every GEMM, both phases."),
         [](W& workload, const Value& value) { workload.schedule = value.text; });
   return s;

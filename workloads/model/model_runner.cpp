@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "workloads/graph/graph_gemm_choice.hpp"
 #include "workloads/graph/graph_lowering.hpp"
 #include "workloads/model/layer_repetition.hpp"
 #include "workloads/model/model_memory.hpp"
@@ -35,7 +36,7 @@ DecoderLayerShape phase_shape(const ModelWorkload& workload, LayerPhase phase, i
   shape.attention_variant =
       prefill ? "flash" : (workload.attention.empty() ? "flash_decoding" : workload.attention);
   shape.gemm_schedule = !workload.schedule.empty() ? workload.schedule
-                        : prefill                  ? "data_parallel"
+                        : prefill                  ? "auto"
                                                    : "split_k";
   return shape;
 }
@@ -139,11 +140,13 @@ config::Loaded<std::vector<WorkloadRun>> run_model_workload(const ModelWorkload&
     const DecoderLayerShape shape = phase_shape(workload, phase, simulated);
     for (const std::string& fused : choices(workload.fused, {"true", "false"})) {
       const LayerOps ops = parse_layer_ops(fused);
-      const KernelGraph graph = model_graph(workload, phase, ops, simulated);
-      const double repeated_flops = layer_useful_flops(graph, simulated - 1);
+      const config::Loaded<KernelGraph> graph =
+          with_chosen_gemms(model_graph(workload, phase, ops, simulated), spec, schedules, options);
+      if (!graph.ok()) return {std::nullopt, graph.diagnostics};
+      const double repeated_flops = layer_useful_flops(*graph.value, simulated - 1);
       for (const std::string& launch : choices(workload.launch, {"eager", "cuda_graph"})) {
         config::Loaded<LoweredGraph> lowered =
-            lower_kernel_graph(graph, launch_mode(launch), spec, schedules);
+            lower_kernel_graph(*graph.value, launch_mode(launch), spec, schedules);
         if (!lowered.ok()) return {std::nullopt, std::move(lowered.diagnostics)};
         WorkloadRun run;
         RepeatedLayers repeated;
@@ -175,10 +178,13 @@ config::Loaded<gpu::PlanCost> estimate_model_cost(const ModelWorkload& workload,
     for (const std::string& fused : choices(workload.fused, {"true", "false"})) {
       const KernelGraph graph =
           model_graph(workload, phase, parse_layer_ops(fused), simulated_layers(workload));
-      config::Loaded<LoweredGraph> lowered =
-          lower_kernel_graph(graph, gpu::LaunchMode::eager, spec, schedules);
+      config::Loaded<LoweredGraph> lowered = lower_kernel_graph(
+          with_auto_gemms_as_data_parallel(graph), gpu::LaunchMode::eager, spec, schedules);
       if (!lowered.ok()) return {std::nullopt, std::move(lowered.diagnostics)};
+      config::Loaded<gpu::PlanCost> choosing = gemm_choice_cost(graph, spec, schedules);
+      if (!choosing.ok()) return choosing;
       cost += gpu::estimate_plan_cost(lowered.value->plan, spec).scaled(launches);
+      cost += *choosing.value;
     }
   }
   return {cost, {}};

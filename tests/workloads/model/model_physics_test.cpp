@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tests/support/shipped_hardware.hpp"
+#include "workloads/graph/graph_gemm_choice.hpp"
 #include "workloads/graph/graph_lowering.hpp"
 #include "workloads/model/layer_repetition.hpp"
 #include "workloads/model/model_memory.hpp"
@@ -73,8 +74,11 @@ TEST(ModelPhysics, RepeatedLayersMatchSimulatingEveryLayer) {
     for (const LayerOps ops : {LayerOps::fused, LayerOps::unfused, LayerOps::framework}) {
       for (const gpu::LaunchMode mode : {gpu::LaunchMode::eager, gpu::LaunchMode::cuda_graph}) {
         auto simulate = [&](int layers) {
+          const config::Loaded<KernelGraph> graph =
+              with_chosen_gemms(model_graph(model, phase, ops, layers), spec, schedules, {});
+          EXPECT_TRUE(graph.ok()) << graph.diagnostics.format();
           config::Loaded<LoweredGraph> lowered =
-              lower_kernel_graph(model_graph(model, phase, ops, layers), mode, spec, schedules);
+              lower_kernel_graph(*graph.value, mode, spec, schedules);
           EXPECT_TRUE(lowered.ok()) << lowered.diagnostics.format();
           return gpu::simulate(lowered.value->plan, spec);
         };

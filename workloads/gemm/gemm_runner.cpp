@@ -1,0 +1,296 @@
+#include "workloads/gemm/gemm_runner.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "hwmodels/data_type.hpp"
+#include "workloads/gemm/gemm_kernel_config.hpp"
+#include "workloads/gemm/gemm_time_bound.hpp"
+#include "workloads/gemm/schedule_candidates.hpp"
+#include "workloads/gemm/schedule_descriptor.hpp"
+
+namespace tilesim::workloads {
+namespace {
+
+std::vector<WorkloadParameter> gemm_parameters(const GemmWorkload& workload,
+                                               const hw::KernelProfile& config) {
+  const GemmProblem& problem = workload.problem;
+  std::vector<WorkloadParameter> parameters = {
+      {"m", problem.m},
+      {"n", problem.n},
+      {"k", problem.k},
+      {"dtype", std::string(hw::to_string(problem.input_type))},
+      {"out_dtype", std::string(hw::to_string(problem.output_type))},
+      {"tile_m", std::int64_t{config.tile_m}},
+      {"tile_n", std::int64_t{config.tile_n}},
+      {"tile_k", std::int64_t{config.tile_k}},
+      {"stages", std::int64_t{config.stages}},
+      {"warps", std::int64_t{config.warps}},
+      {"swizzle", std::int64_t{config.swizzle}},
+      {"cluster_m", std::int64_t{config.cluster.m}},
+      {"cluster_n", std::int64_t{config.cluster.n}},
+  };
+  if (workload.splits) parameters.push_back({"splits", std::int64_t{*workload.splits}});
+  return parameters;
+}
+
+// The schedule's plan with the kernel it was lowered for, or why there is none.
+struct LoweredGemm {
+  gpu::KernelPlan plan;
+  hw::KernelProfile kernel;
+};
+
+config::Loaded<LoweredGemm> lower_gemm(const GemmWorkload& workload, const hw::HardwareSpec& spec,
+                                       const GemmScheduleRegistry& schedules) {
+  config::Loaded<LoweredGemm> loaded;
+  const GemmSchedule* schedule = schedules.find(workload.schedule);
+  if (schedule == nullptr) {
+    loaded.diagnostics.add(workload.where, workload.name + ".schedule",
+                           fmt::format("unknown schedule '{}'; allowed: {}", workload.schedule,
+                                       fmt::join(schedules.names(), ", ")));
+    return loaded;
+  }
+  config::Loaded<hw::KernelProfile> config = resolve_gemm_kernel(workload, spec);
+  if (!config.ok()) {
+    loaded.diagnostics = std::move(config.diagnostics);
+    return loaded;
+  }
+  loaded.value = LoweredGemm{schedule->lower(workload, *config.value, spec), *config.value};
+  return loaded;
+}
+
+// `auto` with no candidate that fits: the workload's own tile, data-parallel,
+// whose lowering says why.
+GemmWorkload own_tile(GemmWorkload workload) {
+  workload.schedule = "data_parallel";
+  return workload;
+}
+
+// What `compare` and `auto` try; any other schedule is its own single candidate.
+std::vector<GemmWorkload> gemm_candidates(const GemmWorkload& workload,
+                                          const hw::HardwareSpec& spec) {
+  if (workload.schedule == "compare") return compare_candidates(workload);
+  if (workload.schedule == "auto") {
+    std::vector<GemmWorkload> candidates = auto_candidates(workload, spec);
+    return candidates.empty() ? std::vector<GemmWorkload>{own_tile(workload)} : candidates;
+  }
+  return {workload};
+}
+
+}  // namespace
+
+config::Loaded<WorkloadRun> simulate_gemm(const GemmWorkload& workload,
+                                          const hw::HardwareSpec& spec,
+                                          const GemmScheduleRegistry& schedules,
+                                          const gpu::SimulationOptions& options) {
+  config::Loaded<LoweredGemm> lowered = lower_gemm(workload, spec, schedules);
+  if (!lowered.ok()) return {std::nullopt, std::move(lowered.diagnostics)};
+  const hw::KernelProfile& kernel = lowered.value->kernel;
+  WorkloadRun run;
+  run.name = workload.name;
+  run.kind = "gemm";
+  run.schedule = describe_schedule(workload, kernel, spec);
+  run.kernel = workload.kernel;
+  run.parameters = gemm_parameters(workload, kernel);
+  run.useful_flops = workload.problem.flops();
+  run.result = gpu::simulate(lowered.value->plan, spec, options);
+  return {std::move(run), {}};
+}
+
+config::Loaded<gpu::PlanCost> estimate_gemm_cost(const GemmWorkload& workload,
+                                                 const hw::HardwareSpec& spec,
+                                                 const GemmScheduleRegistry& schedules) {
+  gpu::PlanCost cost;
+  for (const GemmWorkload& candidate : gemm_candidates(workload, spec)) {
+    config::Loaded<LoweredGemm> lowered = lower_gemm(candidate, spec, schedules);
+    if (!lowered.ok()) return {std::nullopt, std::move(lowered.diagnostics)};
+    cost += gpu::estimate_plan_cost(lowered.value->plan, spec);
+  }
+  return {cost, {}};
+}
+
+std::vector<std::string> study_schedule_names(const GemmScheduleRegistry& schedules) {
+  std::vector<std::string> names = schedules.names();
+  names.emplace_back("auto");
+  names.emplace_back("compare");
+  return names;
+}
+
+namespace {
+
+std::string tile_text(const WorkloadRun& run) {
+  std::string dims;
+  for (const char* key : {"tile_m", "tile_n", "tile_k"}) {
+    for (const WorkloadParameter& parameter : run.parameters) {
+      if (parameter.key != key) continue;
+      dims += fmt::format("{}{}", dims.empty() ? "" : "x", std::get<std::int64_t>(parameter.value));
+    }
+  }
+  return dims;
+}
+
+// Runs every candidate; the first problem any of them has stops the lot.
+config::Loaded<std::vector<WorkloadRun>> simulate_all(const std::vector<GemmWorkload>& candidates,
+                                                      const hw::HardwareSpec& spec,
+                                                      const GemmScheduleRegistry& schedules,
+                                                      const gpu::SimulationOptions& options) {
+  config::Loaded<std::vector<WorkloadRun>> loaded;
+  std::vector<WorkloadRun> runs;
+  for (const GemmWorkload& candidate : candidates) {
+    config::Loaded<WorkloadRun> run = simulate_gemm(candidate, spec, schedules, options);
+    if (!run.ok()) {
+      loaded.diagnostics = std::move(run.diagnostics);
+      return loaded;
+    }
+    runs.push_back(std::move(*run.value));
+  }
+  loaded.value = std::move(runs);
+  return loaded;
+}
+
+config::Loaded<std::vector<WorkloadRun>> compare_schedules(const GemmWorkload& workload,
+                                                           const hw::HardwareSpec& spec,
+                                                           const GemmScheduleRegistry& schedules,
+                                                           const gpu::SimulationOptions& options) {
+  config::Loaded<std::vector<WorkloadRun>> runs =
+      simulate_all(compare_candidates(workload), spec, schedules, options);
+  if (runs.ok()) {
+    for (WorkloadRun& run : *runs.value) run.name = workload.name + "/" + run.schedule;
+  }
+  return runs;
+}
+
+// Lower bounds of the candidates' times, in seconds (0 where a candidate does
+// not resolve: simulating it reports why).
+std::vector<double> candidate_bounds_s(const std::vector<GemmWorkload>& candidates,
+                                       const hw::HardwareSpec& spec) {
+  std::vector<double> bounds;
+  bounds.reserve(candidates.size());
+  for (const GemmWorkload& candidate : candidates) {
+    const config::Loaded<hw::KernelProfile> kernel = resolve_gemm_kernel(candidate, spec);
+    bounds.push_back(kernel.ok() ? gemm_time_lower_bound_s(candidate.problem, *kernel.value, spec)
+                                 : 0.0);
+  }
+  return bounds;
+}
+
+struct CandidateRun {
+  std::size_t candidate;  // index into the candidates
+  WorkloadRun run;
+};
+
+// Simulates candidates in order of their lower bounds and stops at the first
+// whose bound is no better than the second-best time so far: neither it nor
+// any later one can become the winner or the runner-up.
+config::Loaded<std::vector<CandidateRun>> simulate_promising(
+    const std::vector<GemmWorkload>& candidates, const hw::HardwareSpec& spec,
+    const GemmScheduleRegistry& schedules, const gpu::SimulationOptions& options) {
+  const std::vector<double> bounds_s = candidate_bounds_s(candidates, spec);
+  std::vector<std::size_t> order(candidates.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return bounds_s[a] < bounds_s[b]; });
+  std::vector<CandidateRun> runs;
+  std::vector<double> best_us;  // the two best times so far, ascending
+  for (const std::size_t index : order) {
+    if (best_us.size() == 2 && bounds_s[index] * 1e6 >= best_us.back()) break;
+    config::Loaded<WorkloadRun> run = simulate_gemm(candidates[index], spec, schedules, options);
+    if (!run.ok()) return {std::nullopt, std::move(run.diagnostics)};
+    best_us.push_back(run.value->result.time_us());
+    std::sort(best_us.begin(), best_us.end());
+    if (best_us.size() > 2) best_us.pop_back();
+    runs.push_back({index, std::move(*run.value)});
+  }
+  // Fastest first; equal times in candidate order.
+  std::sort(runs.begin(), runs.end(), [](const CandidateRun& a, const CandidateRun& b) {
+    const double time_a = a.run.result.time_us();
+    const double time_b = b.run.result.time_us();
+    return time_a != time_b ? time_a < time_b : a.candidate < b.candidate;
+  });
+  return {std::move(runs), {}};
+}
+
+// `auto`'s candidates, and the runs of those that could win, fastest first.
+struct RankedCandidates {
+  std::vector<GemmWorkload> candidates;
+  std::vector<CandidateRun> runs;
+};
+
+config::Loaded<RankedCandidates> rank_candidates(const GemmWorkload& workload,
+                                                 const hw::HardwareSpec& spec,
+                                                 const GemmScheduleRegistry& schedules,
+                                                 const gpu::SimulationOptions& options) {
+  RankedCandidates ranked{auto_candidates(workload, spec), {}};
+  if (ranked.candidates.empty()) {
+    return {std::nullopt, lower_gemm(own_tile(workload), spec, schedules).diagnostics};
+  }
+  gpu::SimulationOptions quick = options;
+  quick.record_bandwidth = false;
+  config::Loaded<std::vector<CandidateRun>> runs =
+      simulate_promising(ranked.candidates, spec, schedules, quick);
+  if (!runs.ok()) return {std::nullopt, std::move(runs.diagnostics)};
+  ranked.runs = std::move(*runs.value);
+  return {std::move(ranked), {}};
+}
+
+config::Loaded<std::vector<WorkloadRun>> choose_schedule(const GemmWorkload& workload,
+                                                         const hw::HardwareSpec& spec,
+                                                         const GemmScheduleRegistry& schedules,
+                                                         const gpu::SimulationOptions& options) {
+  config::Loaded<RankedCandidates> ranked = rank_candidates(workload, spec, schedules, options);
+  if (!ranked.ok()) return {std::nullopt, std::move(ranked.diagnostics)};
+  const std::vector<CandidateRun>& runs = ranked.value->runs;
+  const CandidateRun& winner = runs.front();
+  // The winner is simulated again only when its bandwidth trace is wanted.
+  WorkloadRun chosen =
+      options.record_bandwidth
+          ? *simulate_gemm(ranked.value->candidates[winner.candidate], spec, schedules, options)
+                 .value
+          : winner.run;
+  ScheduleChoice choice;
+  choice.candidates = static_cast<int>(ranked.value->candidates.size());
+  choice.simulated = static_cast<int>(runs.size());
+  if (runs.size() > 1) {
+    const WorkloadRun& second = runs[1].run;
+    choice.runner_up = fmt::format("{} {}", second.schedule, tile_text(second));
+    choice.runner_up_time_us = second.result.time_us();
+  }
+  chosen.choice = choice;
+  chosen.schedule = "auto:" + chosen.schedule;
+  return {single_run(std::move(chosen)), {}};
+}
+
+}  // namespace
+
+config::Loaded<GemmWorkload> chosen_gemm(const GemmWorkload& workload, const hw::HardwareSpec& spec,
+                                         const GemmScheduleRegistry& schedules,
+                                         const gpu::SimulationOptions& options) {
+  if (workload.schedule != "auto") return {workload, {}};
+  config::Loaded<RankedCandidates> ranked = rank_candidates(workload, spec, schedules, options);
+  if (!ranked.ok()) return {std::nullopt, std::move(ranked.diagnostics)};
+  return {ranked.value->candidates[ranked.value->runs.front().candidate], {}};
+}
+
+std::size_t expected_auto_runs(const GemmWorkload& workload, const hw::HardwareSpec& spec) {
+  const std::vector<GemmWorkload> candidates = auto_candidates(workload, spec);
+  const std::vector<double> bounds_s = candidate_bounds_s(candidates, spec);
+  if (bounds_s.empty()) return 0;
+  const double best_s = *std::min_element(bounds_s.begin(), bounds_s.end());
+  const auto within = static_cast<std::size_t>(std::count_if(
+      bounds_s.begin(), bounds_s.end(), [&](double bound_s) { return bound_s <= 1.5 * best_s; }));
+  return std::min(candidates.size(), std::max<std::size_t>(within, 2));
+}
+
+config::Loaded<std::vector<WorkloadRun>> run_gemm_workload(const GemmWorkload& workload,
+                                                           const hw::HardwareSpec& spec,
+                                                           const GemmScheduleRegistry& schedules,
+                                                           const gpu::SimulationOptions& options) {
+  if (workload.schedule == "compare") return compare_schedules(workload, spec, schedules, options);
+  if (workload.schedule == "auto") return choose_schedule(workload, spec, schedules, options);
+  config::Loaded<WorkloadRun> run = simulate_gemm(workload, spec, schedules, options);
+  if (!run.ok()) return {std::nullopt, std::move(run.diagnostics)};
+  return {single_run(std::move(*run.value)), {}};
+}
+
+}  // namespace tilesim::workloads
