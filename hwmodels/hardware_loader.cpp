@@ -6,13 +6,12 @@
 #include <array>
 #include <map>
 
-#include "hwmodels/attention_profile_loader.hpp"
 #include "hwmodels/closest_match.hpp"
 #include "hwmodels/config_file_path.hpp"
-#include "hwmodels/framework_profile_loader.hpp"
 #include "hwmodels/guarded_read.hpp"
 #include "hwmodels/hardware_schema.hpp"
 #include "hwmodels/kernel_profile_loader.hpp"
+#include "hwmodels/profile_cache.hpp"
 #include "hwmodels/yaml_file.hpp"
 #include "hwmodels/yaml_schema.hpp"
 
@@ -173,6 +172,7 @@ std::optional<std::filesystem::path> profile_file(const config::Value& reference
 struct ProfileSource {
   std::optional<std::filesystem::path> dir;  // configs/kernels
   const ProfileOverrides* overrides = nullptr;
+  ProfileCache* cache = nullptr;
 };
 
 // Reads the profile each `kernels:` entry names, as it applies to this GPU,
@@ -207,7 +207,7 @@ void read_kernel_profiles(const config::Value& kernels, const Values& hardware_v
     const auto file = profile_file(reference, source.dir, key, diagnostics);
     if (!file) continue;
     const auto fields = source.overrides->find(name);
-    config::Loaded<KernelProfile> profile = load_kernel_profile(
+    config::Loaded<KernelProfile> profile = source.cache->load_kernel(
         *file, target,
         fields == source.overrides->end() ? std::vector<FieldOverride>{} : fields->second, key);
     diagnostics.append(profile.diagnostics);
@@ -236,6 +236,14 @@ void read_kernel_profiles(const config::Value& kernels, const Values& hardware_v
 config::Loaded<HardwareSpec> load_hardware_spec(const std::filesystem::path& path,
                                                 const std::vector<FieldOverride>& overrides,
                                                 const std::filesystem::path& config_dir) {
+  ProfileCache profiles;
+  return load_hardware_spec(path, overrides, config_dir, profiles);
+}
+
+config::Loaded<HardwareSpec> load_hardware_spec(const std::filesystem::path& path,
+                                                const std::vector<FieldOverride>& overrides,
+                                                const std::filesystem::path& config_dir,
+                                                ProfileCache& profiles) {
   const std::string file = path.string();
   return config::guarded_read<HardwareSpec>(
       file, Diagnostics{}, [&](Diagnostics& diagnostics) -> std::optional<HardwareSpec> {
@@ -249,12 +257,13 @@ config::Loaded<HardwareSpec> load_hardware_spec(const std::filesystem::path& pat
         const Values values = hardware_schema().read(*root, context, spec, diagnostics);
         check_sm(spec, values, diagnostics);
         if (const auto kernels = values.find("kernels"); kernels != values.end()) {
-          const ProfileSource source{kernel_profile_dir(path, config_dir), &profile_overrides};
+          const ProfileSource source{kernel_profile_dir(path, config_dir), &profile_overrides,
+                                     &profiles};
           read_kernel_profiles(kernels->second, values, context, source, spec, diagnostics);
           if (source.dir) {
             const ProfileTarget target{spec.name, spec.architecture, spec.sm.clock_hz, nullptr};
-            read_attention_profiles(*source.dir, target, spec.attention_profiles, diagnostics);
-            read_framework_profiles(*source.dir, target, spec.framework_profiles, diagnostics);
+            profiles.read_attention(*source.dir, target, spec.attention_profiles, diagnostics);
+            profiles.read_frameworks(*source.dir, target, spec.framework_profiles, diagnostics);
           }
         }
         return spec;

@@ -10,6 +10,8 @@
 
 namespace tilesim::hw {
 
+class ProfileCache;
+
 // A `--set key.path=value` override, applied on top of the YAML before validation
 // so that the override is checked exactly like a value written in the file.
 struct FieldOverride {
@@ -30,6 +32,12 @@ config::Loaded<std::vector<FieldOverride>> parse_field_overrides(
 config::Loaded<HardwareSpec> load_hardware_spec(const std::filesystem::path& path,
                                                 const std::vector<FieldOverride>& overrides = {},
                                                 const std::filesystem::path& config_dir = {});
+// The same, with the profiles `profiles` read for the same GPU before taken
+// from it (profile_cache.hpp): for loading many variants of one GPU.
+config::Loaded<HardwareSpec> load_hardware_spec(const std::filesystem::path& path,
+                                                const std::vector<FieldOverride>& overrides,
+                                                const std::filesystem::path& config_dir,
+                                                ProfileCache& profiles);
 
 // Resolves a study's `hardware:` value: an existing file path, or a name under
 // `<config_dir>/hw/` ("h100_sxm" -> configs/hw/h100_sxm.yaml). Unknown names list

@@ -63,13 +63,13 @@ std::vector<std::string> kernel_profile_names(const std::filesystem::path& dir) 
   return names;
 }
 
-config::Loaded<KernelProfile> load_kernel_profile(const std::filesystem::path& file,
-                                                  const ProfileTarget& target,
-                                                  const std::vector<FieldOverride>& overrides,
-                                                  const std::string& key_prefix) {
+config::Loaded<KernelProfileRead> read_kernel_profile(const std::filesystem::path& file,
+                                                      const ProfileTarget& target,
+                                                      const std::vector<FieldOverride>& overrides,
+                                                      const std::string& key_prefix) {
   const std::string path = file.string();
-  return config::guarded_read<KernelProfile>(
-      path, Diagnostics{}, [&](Diagnostics& diagnostics) -> std::optional<KernelProfile> {
+  return config::guarded_read<KernelProfileRead>(
+      path, Diagnostics{}, [&](Diagnostics& diagnostics) -> std::optional<KernelProfileRead> {
         std::optional<YAML::Node> root = config::load_yaml_file(file, diagnostics);
         if (!root) return std::nullopt;
         if (root->IsMap()) {
@@ -79,15 +79,34 @@ config::Loaded<KernelProfile> load_kernel_profile(const std::filesystem::path& f
         }
         config::ReadContext context = profile_read_context(path, target);
         context.key_prefix = key_prefix;
-        KernelProfile profile;
-        profile.source_path = path;
-        const Values values = kernel_profile_schema().read(*root, context, profile, diagnostics);
-        check_architecture_names(values, key_prefix, diagnostics);
-        if (diagnostics.empty() && target.sm != nullptr) {
-          check_fit(profile, target, values, key_prefix, path, diagnostics);
-        }
-        return profile;
+        KernelProfileRead read;
+        read.profile.source_path = path;
+        read.values = kernel_profile_schema().read(*root, context, read.profile, diagnostics);
+        check_architecture_names(read.values, key_prefix, diagnostics);
+        return read;
       });
+}
+
+config::Loaded<KernelProfile> fit_kernel_profile(const KernelProfileRead& read,
+                                                 const ProfileTarget& target,
+                                                 const std::string& key_prefix) {
+  const std::string& path = read.profile.source_path;
+  return config::guarded_read<KernelProfile>(
+      path, Diagnostics{}, [&](Diagnostics& diagnostics) -> std::optional<KernelProfile> {
+        if (target.sm != nullptr) {
+          check_fit(read.profile, target, read.values, key_prefix, path, diagnostics);
+        }
+        return read.profile;
+      });
+}
+
+config::Loaded<KernelProfile> load_kernel_profile(const std::filesystem::path& file,
+                                                  const ProfileTarget& target,
+                                                  const std::vector<FieldOverride>& overrides,
+                                                  const std::string& key_prefix) {
+  config::Loaded<KernelProfileRead> read = read_kernel_profile(file, target, overrides, key_prefix);
+  if (!read.ok()) return {std::nullopt, std::move(read.diagnostics)};
+  return fit_kernel_profile(*read.value, target, key_prefix);
 }
 
 config::Loaded<KernelProfile> check_kernel_profile_file(const std::filesystem::path& file) {

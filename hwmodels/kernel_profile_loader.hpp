@@ -13,6 +13,7 @@
 #include "hwmodels/diagnostics.hpp"
 #include "hwmodels/hardware_loader.hpp"
 #include "hwmodels/hardware_spec.hpp"
+#include "hwmodels/yaml_schema.hpp"
 
 namespace tilesim::hw {
 
@@ -42,6 +43,22 @@ config::Loaded<KernelProfile> load_kernel_profile(const std::filesystem::path& f
                                                   const ProfileTarget& target,
                                                   const std::vector<FieldOverride>& overrides,
                                                   const std::string& key_prefix);
+
+// The two steps of load_kernel_profile, so that a read can be kept for
+// another load of the same GPU (profile_cache.hpp): the file read for the
+// target's name, architecture and clock, then its tile checked against the SM.
+struct KernelProfileRead {
+  KernelProfile profile;
+  config::Values values;  // where each value was given, for the fit check's messages
+};
+config::Loaded<KernelProfileRead> read_kernel_profile(const std::filesystem::path& file,
+                                                      const ProfileTarget& target,
+                                                      const std::vector<FieldOverride>& overrides,
+                                                      const std::string& key_prefix);
+// `read`'s profile, its tile checked against `target.sm` when that is given.
+config::Loaded<KernelProfile> fit_kernel_profile(const KernelProfileRead& read,
+                                                 const ProfileTarget& target,
+                                                 const std::string& key_prefix);
 
 // A profile file checked on its own, every per-GPU entry included (`tilesim
 // validate`). The value holds the GPU-independent fields only.

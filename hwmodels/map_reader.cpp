@@ -61,16 +61,10 @@ struct Entry {
   YAML::Node value;
 };
 
-// Looks a key up by iterating, to keep the key's node: a null value ("count:") has
-// no useful position of its own.
-std::optional<Entry> find_entry(const YAML::Node& map, std::string_view key) {
-  for (auto it = map.begin(); it != map.end(); ++it) {
-    if (it->first.IsScalar() && it->first.Scalar() == key) {
-      return Entry{it->first, it->second};
-    }
-  }
-  return std::nullopt;
-}
+// A map's entries by key, the first of a duplicated key (reported by
+// check_keys) kept. The key's node is kept too: a null value ("count:") has no
+// useful position of its own.
+using EntryIndex = std::map<std::string, Entry, std::less<>>;
 
 YAML::Mark value_mark(const Entry& entry) {
   return entry.value.IsNull() ? entry.key.Mark() : entry.value.Mark();
@@ -147,22 +141,38 @@ class MapReader {
     YAML::Node map = root;  // the deepest map on the path that exists
     std::string path;
     for (std::size_t i = 0; i < parts.size(); ++i) {
-      const std::optional<Entry> entry = find_entry(map, parts[i]);
+      const EntryIndex& entries = entries_of(map, path);
+      const auto entry = entries.find(parts[i]);
       path = join_keys(path, parts[i]);
       const bool last = i + 1 == parts.size();
-      if (!entry) {
+      if (entry == entries.end()) {
         missing(map, path, param, last);
         return;
       }
       if (last) {
-        store(param, *entry);
+        store(param, entry->second);
         return;
       }
-      if (!entry->value.IsMap()) {
+      if (!entry->second.value.IsMap()) {
         return;  // reported by check_keys
       }
-      map.reset(entry->value);  // reset, not assign: assigning a Node rewrites the tree
+      map.reset(entry->second.value);  // reset, not assign: assigning a Node rewrites the tree
     }
+  }
+
+  // The entries of the map at `map_path`, indexed the first time a parameter
+  // looks into it: walking the map for every parameter (YAML iterators copy
+  // both nodes of each entry) was most of the time of reading a workload.
+  const EntryIndex& entries_of(const YAML::Node& map, const std::string& map_path) {
+    const auto [found, inserted] = entries_by_map_.try_emplace(map_path);
+    if (inserted) {
+      for (auto it = map.begin(); it != map.end(); ++it) {
+        if (it->first.IsScalar()) {
+          found->second.try_emplace(it->first.Scalar(), Entry{it->first, it->second});
+        }
+      }
+    }
+    return found->second;
   }
 
   void missing(const YAML::Node& map, const std::string& path, const Param& param, bool is_leaf) {
@@ -370,6 +380,7 @@ class MapReader {
   Diagnostics& diagnostics_;
   Values values_;
   std::set<std::string> reported_missing_;
+  std::map<std::string, EntryIndex> entries_by_map_;  // by map path ("" for the root)
   std::optional<double> clock_hz_;
   bool clock_declared_ = false;
 };

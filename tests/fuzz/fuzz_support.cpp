@@ -55,6 +55,11 @@ const hw::HardwareSpec& h100() {
   return spec;
 }
 
+hw::ProfileCache& profile_cache() {
+  static hw::ProfileCache cache;
+  return cache;
+}
+
 InputFile::InputFile(const std::uint8_t* data, std::size_t size, const std::string& name) {
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("tilesim-fuzz-" + std::to_string(getpid()));

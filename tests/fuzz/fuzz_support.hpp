@@ -11,6 +11,7 @@
 
 #include "hwmodels/diagnostics.hpp"
 #include "hwmodels/hardware_spec.hpp"
+#include "hwmodels/profile_cache.hpp"
 #include "workloads/gemm/gemm_schedule.hpp"
 #include "workloads/study.hpp"
 
@@ -28,6 +29,12 @@ std::filesystem::path config_dir();
 // (each input would otherwise pay for reading and validating them again).
 const workloads::GemmScheduleRegistry& schedules();
 const hw::HardwareSpec& h100();
+
+// The profiles of the last GPU a target loaded, kept between inputs
+// (hwmodels/profile_cache.hpp): an input that changes neither the GPU's name,
+// architecture nor clock gets them without reading them again, as a sweep over
+// --set values does.
+hw::ProfileCache& profile_cache();
 
 // The input written to `name` in a folder of this process's own, for loaders
 // that read a path; the folder is removed with it.

@@ -10,7 +10,7 @@ using namespace tilesim;
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const fuzz::InputFile file(data, size, "hardware.yaml");
   const config::Loaded<hw::HardwareSpec> spec =
-      hw::load_hardware_spec(file.path(), {}, fuzz::config_dir());
+      hw::load_hardware_spec(file.path(), {}, fuzz::config_dir(), fuzz::profile_cache());
   fuzz::require_clean_diagnostics(spec.diagnostics, file.path().string());
   if (spec.ok()) fuzz::simulate_probe_study(*spec.value);
   return 0;

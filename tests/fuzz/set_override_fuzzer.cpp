@@ -24,8 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::require_clean_diagnostics(overrides.diagnostics, "");
   if (!overrides.ok()) return 0;
   const std::filesystem::path h100_file = fuzz::config_dir() / "hw" / "h100_sxm.yaml";
-  const config::Loaded<hw::HardwareSpec> spec =
-      hw::load_hardware_spec(h100_file, *overrides.value, fuzz::config_dir());
+  const config::Loaded<hw::HardwareSpec> spec = hw::load_hardware_spec(
+      h100_file, *overrides.value, fuzz::config_dir(), fuzz::profile_cache());
   fuzz::require_clean_diagnostics(spec.diagnostics, h100_file.string());
   if (spec.ok()) fuzz::simulate_probe_study(*spec.value);
   return 0;

@@ -18,6 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.config_dir = fuzz::config_dir();
   options.schedule_names = workloads::study_schedule_names(fuzz::schedules());
   options.max_events = fuzz::kFuzzMaxEvents;
+  options.profile_cache = &fuzz::profile_cache();
   const config::Loaded<workloads::SweepSpec> spec = workloads::load_sweep_text(
       std::string(reinterpret_cast<const char*>(data), size), origin, options);
   fuzz::require_clean_diagnostics(spec.diagnostics, origin);

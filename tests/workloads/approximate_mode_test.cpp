@@ -7,19 +7,14 @@
 
 #include <algorithm>
 
+#include "tests/support/gemm_workload.hpp"
 #include "tests/support/shipped_hardware.hpp"
 #include "workloads/study_runner.hpp"
 
 namespace tilesim::workloads {
 namespace {
 
-GemmWorkload gemm(std::int64_t m, std::int64_t n, std::int64_t k, std::string schedule) {
-  GemmWorkload workload;
-  workload.name = "gemm";
-  workload.problem = {m, n, k, hw::DataType::bf16, hw::DataType::bf16};
-  workload.schedule = std::move(schedule);
-  return workload;
-}
+using testing::gemm;
 
 gpu::SimulationResult simulate(const GemmWorkload& workload, bool fast_forward_waves,
                                bool estimate_power_load) {

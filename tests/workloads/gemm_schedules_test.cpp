@@ -7,6 +7,7 @@
 #include <map>
 
 #include "hwmodels/hardware_loader.hpp"
+#include "tests/support/gemm_workload.hpp"
 #include "tests/support/shipped_hardware.hpp"
 #include "workloads/study_runner.hpp"
 
@@ -17,13 +18,7 @@ hw::HardwareSpec h100() {
   return testing::shipped_hardware("h100_sxm");
 }
 
-GemmWorkload gemm(std::int64_t m, std::int64_t n, std::int64_t k, std::string schedule) {
-  GemmWorkload workload;
-  workload.name = "gemm";
-  workload.problem = {m, n, k, hw::DataType::bf16, hw::DataType::bf16};
-  workload.schedule = std::move(schedule);
-  return workload;
-}
+using testing::gemm;
 
 WorkloadRun simulate(const GemmWorkload& workload, const hw::HardwareSpec& spec,
                      bool trace = false) {

@@ -35,7 +35,9 @@ std::optional<std::size_t> SweepHardware::load(const HardwareChoice& choice,
   for (const HardwareOverride& override_value : choice.overrides) {
     fields.push_back(override_value.field);
   }
-  config::Loaded<hw::HardwareSpec> spec = hw::load_hardware_spec(choice.path, fields, config_dir_);
+  hw::ProfileCache& profiles = shared_profiles_ != nullptr ? *shared_profiles_ : own_profiles_;
+  config::Loaded<hw::HardwareSpec> spec =
+      hw::load_hardware_spec(choice.path, fields, config_dir_, profiles);
   for (const config::Diagnostic& problem : spec.diagnostics.items()) {
     if (const HardwareOverride* varied = varied_override(choice, problem)) {
       diagnostics.add(varied->source->where, varied->source->key_path,

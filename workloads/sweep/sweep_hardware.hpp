@@ -13,6 +13,7 @@
 
 #include "hwmodels/diagnostics.hpp"
 #include "hwmodels/hardware_loader.hpp"
+#include "hwmodels/profile_cache.hpp"
 #include "workloads/sweep/sweep_spec.hpp"
 
 namespace tilesim::workloads {
@@ -32,7 +33,9 @@ class SweepHardware {
  public:
   // `config_dir`: where kernel profiles are found for a GPU file outside a
   // `hw/` folder (hardware_loader.hpp).
-  explicit SweepHardware(std::filesystem::path config_dir) : config_dir_(std::move(config_dir)) {}
+  // `shared_profiles`: a profile cache kept between sweeps, or null for the sweep's own.
+  SweepHardware(std::filesystem::path config_dir, hw::ProfileCache* shared_profiles)
+      : config_dir_(std::move(config_dir)), shared_profiles_(shared_profiles) {}
   // The index of the loaded spec, or nullopt when it does not load; the problems
   // are added to `diagnostics` the first time only.
   std::optional<std::size_t> load(const HardwareChoice& choice, config::Diagnostics& diagnostics);
@@ -41,6 +44,8 @@ class SweepHardware {
 
  private:
   std::filesystem::path config_dir_;
+  hw::ProfileCache* shared_profiles_;
+  hw::ProfileCache own_profiles_;  // a hardware axis's GPUs, and --set variants of one
   std::map<std::string, std::optional<std::size_t>> loaded_;  // by choice
   std::vector<hw::HardwareSpec> specs_;
 };

@@ -172,7 +172,7 @@ class PointReader {
       : spec_(spec),
         unchecked_(unchecked),
         study_(workload, file, options.schedule_names, options.config_dir),
-        hardware_(options.config_dir),
+        hardware_(options.config_dir, options.profile_cache),
         file_(file),
         options_(options),
         diagnostics_(diagnostics) {}

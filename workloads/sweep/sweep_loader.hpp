@@ -40,6 +40,10 @@ struct SweepLoadOptions {
   // Threads that read the points (each point's study is generated and read
   // again, which costs about as much as simulating a small one).
   int threads = 1;
+  // Where the points' GPUs keep the profiles they read
+  // (hwmodels/profile_cache.hpp): one kept between loads (the sweep fuzz
+  // target), else the sweep's own.
+  hw::ProfileCache* profile_cache = nullptr;
 };
 
 config::Loaded<SweepSpec> load_sweep(const std::filesystem::path& path,
