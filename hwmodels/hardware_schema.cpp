@@ -321,6 +321,15 @@ config::Schema<KernelProfile> kernel_profile_schema() {
                       "and the memory latency this sets the loads' rate. 0: the aligned main "
                       "loop is used for them."),
         into(&P::unaligned_bytes_in_flight_per_thread));
+  s.add(Param::number("misaligned_row_read_factor")
+            .range(1, 4)
+            .default_to("1")
+            .by_gpu()
+            .describe("Operands whose rows are 16-byte but not 128-byte aligned (k or n not a "
+                      "multiple of 128 bytes of elements): each 128-byte row segment a k-block "
+                      "reads straddles two L2 lines, so the operand's reads cost this multiple "
+                      "of its bytes through L2 and HBM. 1: no cost."),
+        into(&P::misaligned_row_read_factor));
   s.add(Param::quantity("work_unit_overhead", QuantityKind::time)
             .range("0 us", "100 us")
             .default_to("0 us")
@@ -347,6 +356,17 @@ config::Schema<KernelProfile> kernel_profile_schema() {
                       "Stream-K fixup, the split-K reduction kernel); with the loads in flight "
                       "it caps the rate partials are read. 0: the L2 hit latency."),
         into(&P::fixup_load_latency_s));
+  s.add(Param::quantity("fixup_handoff_latency", QuantityKind::time)
+            .range("0 us", "100 us")
+            .default_to("0 us")
+            .by_gpu()
+            .describe("Time a fixup step that waits on a flag (a serial split-K slice, a "
+                      "Stream-K peer or finisher) pays after the flag is raised and before its "
+                      "loads start: the raiser's fence and release store reaching L2, the "
+                      "waiter's poll (sleep, acquire load) seeing it, its fence and the "
+                      "barrier that releases the CTA. A turnstile of n slices pays it n - 1 "
+                      "times in a row. 0: none."),
+        into(&P::fixup_handoff_latency_s));
   s.add(Param::choice("stream_k_order", {"tail_first", "head_first"})
             .default_to("tail_first")
             .describe("Order in which a Stream-K CTA works through its iterations: tail_first "

@@ -138,12 +138,20 @@ struct KernelProfile {
   // Latency of a load of a workspace partial another SM wrote (fixup and
   // split-K reduction); 0 = the L2 hit latency.
   double fixup_load_latency_s = 0;
+  // What a fixup step that waits on a flag pays between the flag's raise and
+  // its own loads (fence, release store, poll, barrier); a serial turnstile
+  // pays it once per step; 0 = none.
+  double fixup_handoff_latency_s = 0;
   StreamKOrder stream_k_order = StreamKOrder::tail_first;
   // Operands whose rows are not 16-byte aligned (k or n not a multiple of 16 B
   // of elements): bytes each thread has in flight in the main loop that loads
   // them through registers, not overlapped with the MMAs (no cp.async or TMA
   // pipeline); 0 = the kernel's aligned main loop is used for them.
   double unaligned_bytes_in_flight_per_thread = 0;
+  // Operands whose rows are 16-byte but not 128-byte aligned: their 128-byte
+  // row segments straddle two L2 lines; reads cost this multiple of their
+  // bytes (1 = none).
+  double misaligned_row_read_factor = 1;
 };
 
 struct HardwareSpec {

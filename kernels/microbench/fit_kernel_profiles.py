@@ -52,6 +52,23 @@ CLOCK_CALIBRATION_WGMMA = "h100_sxm_2026-11-26_gemm_clock_calibration_ringfix.cs
 # the finisher's read of the partial (collect_loads_in_flight).
 SCHEDULE_CALIBRATION = "h100_sxm_2026-11-26_gemm_schedule_calibration.csv"
 SCHEDULE_SHAPES = ["4608x4608x512", "8x131072x2048", "32x65536x1024"]
+# Round 5: serial split-K with the slices swept 2..32 on a few tiles (the
+# turnstile's per-step hand-off, fixup_handoff_latency) and wgmma rows whose
+# k or n rows are not 128-byte aligned beside aligned twins
+# (misaligned_row_read_factor).
+HANDOFF_CALIBRATION = "h100_sxm_2026-11-27_gemm_handoff_alignment_calibration.csv"
+HANDOFF_ROWS = {
+    "ref": ["hand_256x1024x32768_ref_serial_s2", "hand_256x1024x32768_ref_serial_s4",
+            "hand_256x1024x32768_ref_serial_s8", "hand_256x1024x32768_ref_serial_s16",
+            "hand_128x1024x8192_ref_serial_s4", "hand_128x1024x8192_ref_serial_s16"],
+    "wg": ["hand_256x1024x32768_wg_serial_s2", "hand_256x1024x32768_wg_serial_s4",
+           "hand_256x1024x32768_wg_serial_s8", "hand_256x1024x32768_wg_serial_s16",
+           "hand_128x1024x8192_wg_serial_s4", "hand_128x1024x8192_wg_serial_s16",
+           "hand_128x1024x8192_wg_serial_s32"],
+}
+ALIGNMENT_ROWS_WGMMA = ["align_1536x2816x2304_wg_dp", "align_1536x2816x2312_wg_dp",
+                        "align_1536x2808x2304_wg_dp", "align_1536x2808x2312_wg_dp",
+                        "align_4096x3840x4096_wg_dp", "align_4096x3832x4104_wg_dp"]
 # The clock calibration's shapes (data-parallel rows, each after a 1 s
 # sustained warm-up: its own steady-state clock, which the power law predicts);
 # 12288^3 is left out only to keep the fit quick (8192^3 is as large in waves).
@@ -75,7 +92,8 @@ FITS = [
     {
         "profile": "tilesim_ref",
         "params": [("tensor_efficiency", "", 0.001, 0.47), ("work_unit_overhead", "us", 0.1, 4.0),
-                   ("kernel_overhead", "us", 0.1, 5.0), ("collect_loads_in_flight", "", 1, 4)],
+                   ("kernel_overhead", "us", 0.1, 5.0), ("collect_loads_in_flight", "", 1, 4),
+                   ("fixup_handoff_latency", "us", 0.1, 0.6)],
         "rows": rows_named(CALIBRATION, [
             "cal_ref_one_tile_256x128x1024", "cal_ref_one_tile_256x128x4096",
             "cal_ref_w1_3072x1408x512_dp", "cal_ref_w2_3072x2816x512_dp",
@@ -86,12 +104,14 @@ FITS = [
             "wq_1536x1536x1024_dp", "wq_1536x1536x2048_dp"])
         + rows_named(CLOCK_CALIBRATION, [f"clk_{s}_ref_dp" for s in CLOCK_SHAPES])
         + rows_named(SCHEDULE_CALIBRATION, [f"sched_{s}_ref_{schedule}" for s in SCHEDULE_SHAPES
-                                            for schedule in ("dp", "splitk_serial")]),
+                                            for schedule in ("dp", "splitk_serial")])
+        + rows_named(HANDOFF_CALIBRATION, HANDOFF_ROWS["ref"]),
     },
     {
         "profile": "tilesim_ref_wgmma",
         "params": [("tensor_efficiency", "", 0.001, 0.93), ("work_unit_overhead", "us", 0.1, 4.0),
-                   ("kernel_overhead", "us", 0.1, 5.0)],
+                   ("kernel_overhead", "us", 0.1, 5.0), ("fixup_handoff_latency", "us", 0.1, 3.4),
+                   ("misaligned_row_read_factor", "", 0.05, 1.5)],
         "rows": rows_named(CALIBRATION_WGMMA, [
             "cal_wg_one_tile_128x256x512", "cal_wg_one_tile_128x256x2048",
             "cal_wg_one_tile_128x256x8192", "cal_wg_w1_1536x2816x512_dp",
@@ -99,7 +119,8 @@ FITS = [
             "cal_wg_w8_1536x22528x512_dp", "cal_wg_w4_1536x11264x2048_persistent",
             "cal_wg_w2_1536x5632x512_persistent", "cal_wg_w4_1536x11264x512_persistent",
             "cal_wg_w8_1536x22528x512_persistent"])
-        + rows_named(CLOCK_CALIBRATION_WGMMA, [f"clk_{s}_wg_dp" for s in CLOCK_SHAPES]),
+        + rows_named(CLOCK_CALIBRATION_WGMMA, [f"clk_{s}_wg_dp" for s in CLOCK_SHAPES])
+        + rows_named(HANDOFF_CALIBRATION, HANDOFF_ROWS["wg"] + ALIGNMENT_ROWS_WGMMA),
     },
     {
         "profile": "library",
@@ -110,6 +131,8 @@ FITS = [
         + rows_named(UNALIGNED_CALIBRATION, ["unal_2047x2047x2047_cublas"]),
     },
 ]
+# Parameters whose schema range starts above 0 (a factor of 1 is "no cost").
+MINIMUM = {"misaligned_row_read_factor": 1.0}
 HARDWARE = [("sm90", "configs/hw/h100_sxm.yaml"), ("h100_sxm.measured", "configs/hw/h100_sxm.measured.yaml")]
 PROFILE_FILES = {"tilesim_ref": "tilesim_ref.yaml", "tilesim_ref_wgmma": "tilesim_ref_wgmma.yaml",
                  "library": "library_sm90.yaml"}
@@ -162,6 +185,8 @@ class Objective:
         if values in self.cache:
             return self.cache[values]
         if any(v <= 0 for v in values) or values[0] > 1:
+            return 1e9
+        if any(v < MINIMUM.get(p[0], 0) for v, p in zip(values, self.fit["params"])):
             return 1e9
         command = [self.tilesim, "compare", "--measured", self.csv_path, "--hw",
                    os.path.join(REPO, self.hw), "--json", "-"] + self.sets(values)
@@ -265,7 +290,8 @@ def main():
                       f"{'is the fit' if same else 'is not the fit: ' + str(polished)}")
                 failures += 0 if same else 1
                 continue
-            start = [p[3] for p in fit["params"]]
+            # From the committed values where there are some (a refit moves them little).
+            start = [committed_value(fit["profile"], p[0], gpu) or p[3] for p in fit["params"]]
             point, _ = nelder_mead(objective, start, [10 * s for s in steps])
             point, error = polish(objective, point, steps)
             rms = math.sqrt(error / len(fit["rows"]))

@@ -110,17 +110,28 @@ void CtaExecutor::start_next_step(std::uint32_t running_index) {
   }
   const sim::SimTime wait_begin = simulator_.now();
   const bool waited = flags_.wait_until(
-      flag_key(cta, step.wait->flag), step.wait->count, [this, running_index, wait_begin] {
-        RunningCta& waiting = running_[running_index];
-        if (simulator_.now() > wait_begin) {
-          waiting.outcome.waits.push_back({wait_begin, simulator_.now()});
-          if (attribute_time_) {
-            waiting.time_use[CtaTimeUse::flag_wait] += simulator_.now() - wait_begin;
-          }
+      flag_key(cta, step.wait->flag), step.wait->count,
+      [this, running_index, wait_begin, wake_s = step.wake_s] {
+        if (simulator_.now() == wait_begin || wake_s <= 0) {
+          end_wait(running_index, wait_begin);
+          return;
         }
-        begin_step(running_index);
+        simulator_.schedule_after(
+            sim::SimTime::from_seconds(wake_s), sim::EventPriority::normal,
+            [this, running_index, wait_begin] { end_wait(running_index, wait_begin); });
       });
   (void)waited;
+}
+
+void CtaExecutor::end_wait(std::uint32_t running_index, sim::SimTime wait_begin) {
+  RunningCta& waiting = running_[running_index];
+  if (simulator_.now() > wait_begin) {
+    waiting.outcome.waits.push_back({wait_begin, simulator_.now()});
+    if (attribute_time_) {
+      waiting.time_use[CtaTimeUse::flag_wait] += simulator_.now() - wait_begin;
+    }
+  }
+  begin_step(running_index);
 }
 
 void CtaExecutor::begin_step(std::uint32_t running_index) {

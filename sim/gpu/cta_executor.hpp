@@ -50,6 +50,8 @@ class CtaExecutor {
   };
 
   void start_next_step(std::uint32_t running_index);
+  // A flag wait is over (after the step's wake time, if it blocked): count it, start the step.
+  void end_wait(std::uint32_t running_index, sim::SimTime wait_begin);
   void begin_step(std::uint32_t running_index);
   void start_flow(std::uint32_t running_index, sim::FlowDemands demands, double cap);
   void end_step(std::uint32_t running_index);

@@ -69,6 +69,10 @@ struct CtaStep {
   // Fixup through flags in global memory: wait before the step (time on the
   // SM, shown in traces), raise a flag once the step is done.
   std::optional<FlagWait> wait;
+  // When the wait blocked: time from the flag's raise until the step starts
+  // (the raiser's fence reaching L2, the waiter's poll seeing it, its barrier).
+  // A wait whose flag was already up pays nothing.
+  double wake_s = 0;
   std::optional<std::uint32_t> signal;
   std::uint16_t segment = 0;  // which CtaProgram::segments entry this step works on
 };

@@ -31,6 +31,17 @@ bool rows_16_byte_aligned(const GemmProblem& problem) {
   return std::fmod(row_bytes(problem.k), 16.0) == 0 && std::fmod(row_bytes(problem.n), 16.0) == 0;
 }
 
+// A row of `elements` that starts a 128-byte L2 line whenever the previous does.
+bool row_128_byte_aligned(std::int64_t elements, const GemmProblem& problem) {
+  return std::fmod(static_cast<double>(elements) * hw::bytes_per_element(problem.input_type),
+                   128.0) == 0;
+}
+
+double read_factor(std::int64_t row_elements, const GemmProblem& problem,
+                   const hw::KernelProfile& kernel) {
+  return row_128_byte_aligned(row_elements, problem) ? 1.0 : kernel.misaligned_row_read_factor;
+}
+
 double unaligned_bytes_in_flight(const GemmProblem& problem, const hw::KernelProfile& kernel) {
   if (kernel.unaligned_bytes_in_flight_per_thread <= 0 || rows_16_byte_aligned(problem)) return 0;
   return kernel.warps * kThreadsPerWarp * kernel.unaligned_bytes_in_flight_per_thread;
@@ -49,7 +60,11 @@ GemmCtaProgramBuilder::GemmCtaProgramBuilder(const GemmProblem& problem,
       tile_cols_(ceil_div(problem.n, kernel.tile_n)),
       k_blocks_(ceil_div(problem.k, kernel.tile_k)),
       chunk_blocks_(ceil_div(k_blocks_, kMaxChunksPerPanel)),
-      unaligned_bytes_in_flight_(unaligned_bytes_in_flight(problem, kernel)) {}
+      unaligned_bytes_in_flight_(unaligned_bytes_in_flight(problem, kernel)),
+      // Rows not 16-byte aligned take the gathered loop, which the factor is not for.
+      a_read_factor_(unaligned_bytes_in_flight_ > 0 ? 1 : read_factor(problem.k, problem, kernel)),
+      b_read_factor_(unaligned_bytes_in_flight_ > 0 ? 1 : read_factor(problem.n, problem, kernel)) {
+}
 
 std::int64_t GemmCtaProgramBuilder::tile_extent_rows(std::int64_t tile_row) const {
   return std::min<std::int64_t>(kernel_.tile_m, problem_.m - tile_row * kernel_.tile_m);
@@ -121,7 +136,7 @@ void GemmCtaProgramBuilder::add_main_loop(gpu::CtaProgram& program, std::uint16_
     const auto chunk_id = static_cast<std::uint32_t>(chunk);
     add_a_reads(step.reads, tile, begin, end, chunk_id);
     step.reads.push_back({{tensors_.b, static_cast<std::uint32_t>(tile.col), chunk_id},
-                          cols * k * element_bytes,
+                          cols * k * element_bytes * b_read_factor_,
                           kernel_.cluster.m,
                           begin,
                           end});
@@ -161,7 +176,8 @@ void GemmCtaProgramBuilder::add_a_reads(gpu::BlockReads& reads, TileCoord tile,
   if (!fusion_ || !fusion_->a) {
     const auto k = static_cast<double>(k_elements(k_block_begin, k_block_end));
     reads.push_back({{tensors_.a, static_cast<std::uint32_t>(tile.row), chunk},
-                     static_cast<double>(rows) * k * hw::bytes_per_element(problem_.input_type),
+                     static_cast<double>(rows) * k * hw::bytes_per_element(problem_.input_type) *
+                         a_read_factor_,
                      kernel_.cluster.n,
                      k_block_begin,
                      k_block_end});
@@ -261,6 +277,7 @@ void GemmCtaProgramBuilder::add_partial_store(gpu::CtaProgram& program, std::uin
   store.write_bytes = bytes;
   store.write_key = key;
   store.wait = wait;
+  store.wake_s = kernel_.fixup_handoff_latency_s;
   store.signal = tile_flag(tile);
   store.segment = segment;
   program.steps.push_back(std::move(store));
@@ -280,6 +297,7 @@ void GemmCtaProgramBuilder::add_partial_reduce(gpu::CtaProgram& program, std::ui
   reduce.unit = gpu::ExecutionUnit::fp32;
   reduce.flops = partials * bytes / kFp32Bytes;
   reduce.wait = wait;
+  reduce.wake_s = kernel_.fixup_handoff_latency_s;
   reduce.segment = segment;
   program.steps.push_back(std::move(reduce));
 }

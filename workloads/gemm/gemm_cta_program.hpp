@@ -91,6 +91,10 @@ class GemmCtaProgramBuilder {
   std::int64_t chunk_blocks_;  // k-blocks per L2-tracked chunk of a panel
   // Bytes a CTA has in flight in the unaligned main loop; 0: the aligned one runs.
   double unaligned_bytes_in_flight_ = 0;
+  // What A's and B's reads cost per byte: the profile's factor where their rows
+  // are not 128-byte aligned, else 1.
+  double a_read_factor_ = 1;
+  double b_read_factor_ = 1;
 };
 
 }  // namespace tilesim::workloads
