@@ -65,10 +65,7 @@ class DecodeCta {
   template <class Epilogue>
   __device__ void run(const DecodeParams& p, Cursor at, long long blocks, Epilogue& epilogue) {
     Cursor load = at;
-    if constexpr (kPaged) {
-      BlockPages<Cfg::kBlockKeys>::prefetch_window(p, load.sequence, load.block, load.kv_len);
-      next_pages_.load(p, load.sequence, load.block, load.kv_len);
-    }
+    if constexpr (kPaged) next_pages_.load(p, load.sequence, load.block, load.kv_len);
 #pragma unroll
     for (int s = 0; s < Cfg::kStages - 1; ++s) {
       if (s < blocks) {
