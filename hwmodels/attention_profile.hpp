@@ -43,13 +43,17 @@ enum class UnfusedMask {
 
 // Our decode CTA alone on its SM, per K/V block (`decode: as_written`
 // profiles): a loop turn is a fixed part, its loads issued at a rate, each
-// warp's tensor-core instructions, and a wait per page a block starts (paged
-// kernels); 0 load rate: no per-turn limit.
+// warp's tensor-core instructions, and for the paged kernels a fixed part per
+// block and a wait per page it starts; 0 load rate: no per-turn limit. Under shared HBM, each page
+// run the paged kernels read (a KV head's rows of one page) costs HBM the time of `page_hbm_bytes`
+// more bytes.
 struct DecodeTurn {
   double fixed_s = 0;
   double load_issue_bytes_per_s = 0;
-  double per_hmma_s = 0;  // per mma instruction of one warp
+  double per_hmma_s = 0;         // per mma instruction of one warp
+  double per_paged_block_s = 0;  // a paged block's address path (page numbers, selects)
   double per_page_s = 0;
+  double page_hbm_bytes = 0;
 };
 
 struct AttentionProfile {

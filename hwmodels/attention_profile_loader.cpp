@@ -154,6 +154,13 @@ config::Schema<AttentionProfile> attention_profile_schema() {
             .describe("fused, decode as_written: time per tensor-core instruction of one warp "
                       "in a turn."),
         into(&P::decode_turn, &DecodeTurn::per_hmma_s));
+  s.add(Param::quantity("decode_turn.per_paged_block", QuantityKind::time)
+            .range("0 us", "100 us")
+            .default_to("0 us")
+            .by_gpu()
+            .describe("fused, decode as_written: a paged block's own part of the turn (its "
+                      "page numbers and the copies' address selects), whatever the page size."),
+        into(&P::decode_turn, &DecodeTurn::per_paged_block_s));
   s.add(Param::quantity("decode_turn.per_page", QuantityKind::time)
             .range("0 us", "100 us")
             .default_to("0 us")
@@ -161,6 +168,14 @@ config::Schema<AttentionProfile> attention_profile_schema() {
             .describe("fused, decode as_written: the wait of a paged block for each page it "
                       "starts."),
         into(&P::decode_turn, &DecodeTurn::per_page_s));
+  s.add(Param::quantity("decode_turn.page_hbm", QuantityKind::size)
+            .range("0 B", "1 MiB")
+            .default_to("0 B")
+            .by_gpu()
+            .describe("fused, decode as_written, paged: the HBM time each page run (a KV "
+                      "head's rows of one page) costs beyond its bytes, as bytes of transfer "
+                      "at the sustained rate."),
+        into(&P::decode_turn, &DecodeTurn::page_hbm_bytes));
   s.add(Param::text("gemm_kernel")
             .name_like()
             .default_to("library")

@@ -1,12 +1,12 @@
 // Accuracy guard for attention (docs/validation.md, "Attention"): re-simulates
-// the committed measurements of the attention validation studies 1 and 3
-// (seen) and 4 (held out) -- PyTorch SDPA's backends and our own kernels -- on the
-// calibrated hardware file, the way `tilesim compare` does.
+// the committed measurements of the attention validation studies 1, 3 and 4
+// (seen) and 5 (held out) -- PyTorch SDPA's backends and our own kernels -- on
+// the calibrated hardware file, the way `tilesim compare` does.
 //
 // Each implementation runs with the attention profile of its class
 // (configs/attention/, mapped by workloads/attention/attention_implementations.cpp),
 // fitted on microbenchmarks and the named calibration cases only
-// (kernels/studies/attention_calibration{,_2,_3}.yaml). The limits below hold
+// (kernels/studies/attention_calibration{,_2,_3,_4}.yaml). The limits below hold
 // today's accuracy with a little room, so a change that makes predictions worse fails here; the
 // issue's targets are written beside each, and where one is not met docs/validation.md says why.
 // The whole comparison is printed, so a failure shows which rows moved.
@@ -76,29 +76,29 @@ void expect_ratios_within(const report::ComparisonSummary& summary, double limit
 // held-out set (validation 3 below is the held-out one).
 constexpr int kMinSdpaCases = 57;
 constexpr double kMaxSdpaFlashMapePercent = 9.1;  // today 8.6 (was 18.1); target 15
-constexpr double kMaxSdpaCudnnMapePercent = 7.4;  // today 6.9; target 15
+constexpr double kMaxSdpaCudnnMapePercent = 5.3;  // today 4.7 (round 4: 6.9); target 15
 constexpr double kMaxSdpaEfficientMapePercent =
     14.6;  // today 14.1 (refitted under the power law); no target
 constexpr double kMaxSdpaMathMapePercent = 9.2;  // today 8.7; target 15 (unfused)
 constexpr double kMaxSdpaCaseErrorPercent =
     24;  // today 23.5 (sdpa_efficient decode 16k b8; was 37.0)
 constexpr double kMinSdpaPearsonLogR = 0.995;  // today 0.998, all rows
-// Today 23.6, 11 of 16 shapes within 15% (was 6). Target 15 on every shape.
-constexpr double kMaxSdpaFusedUnfusedErrorPercent = 24.1;
+// Today 15.1, 15 of 16 shapes within 15% (round 4: 23.6, 11). Target 15 on every shape.
+constexpr double kMaxSdpaFusedUnfusedErrorPercent = 15.7;
 
 // Our own kernels (64 rows). Their decode rows were measured with the
 // pre-round-4 decode CTA, whose lone CTAs stream ~25% slower than today's
 // (bench/measurements/h100_sxm_2026-11-26_attention_paged_v2_ab_{old,new}.csv)
 // and whose paged_v2 cut 512-key partitions: the model of today runs today's
-// kernels, so those rows read fast (round 4: 11.4%, was 7.3%).
+// kernels, so those rows read fast (round 4: 11.4%, was 7.3%; round 5: 8.4%).
 constexpr int kMinOwnCases = 64;
 constexpr double kMaxOwnPrefillMapePercent = 7.2;  // today 6.7 (6.2 before GEMM round 4)
-constexpr double kMaxOwnMapePercent = 11.9;        // today 11.4 (round 3: 7.3); target 10
-// Today 49.3 (paged_v2 64k b4 MQA, old 512-key partitions); target 25 (not met).
-constexpr double kMaxOwnCaseErrorPercent = 49.8;
+constexpr double kMaxOwnMapePercent = 8.9;         // today 8.4 (round 4: 11.4); target 10
+// Today 40.8 (paged_v2 64k b4 MQA, old 512-key partitions); target 25 (not met).
+constexpr double kMaxOwnCaseErrorPercent = 41.3;
 // Today 26.2 (unfused 512 b16), 5 of 7 shapes within 15%. Target 15 on every shape.
 constexpr double kMaxOwnFusedUnfusedErrorPercent = 26.7;
-constexpr double kMinOwnDecodeTop1Share = 0.72;  // today 8 of 11 (0.73); target 0.85
+constexpr double kMinOwnDecodeTop1Share = 0.90;  // today 10 of 11 (round 4: 8); target 0.85
 
 // Validation 3 (kernels/studies/attention_validation_3.yaml): measured once
 // with the model of 5769d03, held out until round 4 read it ("seen" now); the
@@ -113,15 +113,15 @@ constexpr const char* kOwnMeasured3 =
     "bench/measurements/h100_sxm_2026-11-26_attention_validation_3_round4_ref.csv";
 constexpr int kMinSdpaCases3 = 53;
 constexpr double kMaxSdpaFlashMapePercent3 = 12.9;      // today 12.4; target 15
-constexpr double kMaxSdpaCudnnMapePercent3 = 8.7;       // today 8.2; target 15
+constexpr double kMaxSdpaCudnnMapePercent3 = 7.8;       // today 7.2; target 15
 constexpr double kMaxSdpaEfficientMapePercent3 = 13.2;  // today 12.7; no target
 constexpr double kMaxSdpaMathMapePercent3 = 9.9;        // today 9.4; target 15 (unfused)
 constexpr double kMaxSdpaCaseErrorPercent3 = 40.8;      // today 40.3 (FA2 decode 64k b1 fp16)
 constexpr double kMinSdpaPearsonLogR3 = 0.995;          // today 0.997
-// Today 46.1 (cuDNN d64 3500 MHA), 7 of 13 within 15%. Target 15 on every shape (not met).
-constexpr double kMaxSdpaFusedUnfusedErrorPercent3 = 46.6;
+// Today 46.8 (cuDNN d64 3500 MHA), 9 of 13 within 15%. Target 15 on every shape (not met).
+constexpr double kMaxSdpaFusedUnfusedErrorPercent3 = 47.4;
 constexpr int kMinOwnCases3 = 59;
-constexpr double kMaxOwnMapePercent3 = 9.7;  // today 9.2 (round 3, old file: 9.4); target 10
+constexpr double kMaxOwnMapePercent3 = 7.2;  // today 6.7 (round 4: 9.2); target 10
 // Today 8.8, mma.sync flash and unfused (8.1 before GEMM round 4).
 constexpr double kMaxOwnPrefillMapePercent3 = 9.3;
 // Today 37.1 (unfused fp16 d64 640 b16); target 25 (not met).
@@ -130,32 +130,58 @@ constexpr double kMaxOwnCaseErrorPercent3 = 37.6;
 constexpr double kMaxOwnFusedUnfusedErrorPercent3 = 36;
 constexpr double kMinOwnDecodeTop1Share3 = 0.74;  // today 6 of 8 (0.75); target 0.85 (not met)
 
-// Validation 4 (kernels/studies/attention_validation_4.yaml): HELD OUT,
-// committed before round 4's kernel and model changes, measured once with the
-// model of 043142a and not fitted on; today's figures with half a point of room
-// (GEMM round 4's model, merged after, moved them: the figures measured
-// against 043142a are in parentheses).
+// Validation 4 (kernels/studies/attention_validation_4.yaml): committed
+// before round 4's kernel and model changes, measured once with the model of
+// 043142a, held out until round 5 read it ("seen" now); today's figures with
+// half a point of room (round 4's figures in parentheses).
 constexpr const char* kSdpaMeasured4 =
     "bench/measurements/h100_sxm_2026-11-26_attention_validation_4_sdpa.csv";
 constexpr const char* kOwnMeasured4 =
     "bench/measurements/h100_sxm_2026-11-26_attention_validation_4_ref.csv";
 constexpr int kMinSdpaCases4 = 37;
 constexpr double kMaxSdpaFlashMapePercent4 = 14.8;      // today 14.3 (12.5); target 15
-constexpr double kMaxSdpaCudnnMapePercent4 = 17.4;      // today 16.9 (17.9); target 15 (not met)
+constexpr double kMaxSdpaCudnnMapePercent4 = 10.2;      // today 9.6 (16.9); target 15
 constexpr double kMaxSdpaEfficientMapePercent4 = 15.2;  // today 14.7 (14.6); no target
 constexpr double kMaxSdpaMathMapePercent4 = 9.7;        // today 9.2; target 15 (unfused)
-constexpr double kMaxSdpaCaseErrorPercent4 = 82.7;      // today 82.2 (cuDNN d64 fp16 128 keys b64)
-constexpr double kMinSdpaPearsonLogR4 = 0.985;          // today 0.989
+constexpr double kMaxSdpaCaseErrorPercent4 =
+    42.1;                                       // today 41.5 (82.2, cuDNN d64 fp16 128 keys b64)
+constexpr double kMinSdpaPearsonLogR4 = 0.990;  // today 0.992
 // Today 75.2 (62.8), FA2 vs math at 200 keys causal d64. Target 15 (not met).
 constexpr double kMaxSdpaFusedUnfusedErrorPercent4 = 75.7;
 constexpr int kMinOwnCases4 = 75;
-constexpr double kMaxOwnMapePercent4 = 12.4;        // today 11.9 (11.5); target 10 (not met)
+constexpr double kMaxOwnMapePercent4 = 6.7;         // today 6.2 (11.9); target 10
 constexpr double kMaxOwnPrefillMapePercent4 = 9.1;  // today 8.6 (7.2), mma.sync flash and unfused
-// Today 27.6 (paged_v2 page 16, 128k b1); target 25 (not met).
-constexpr double kMaxOwnCaseErrorPercent4 = 28.1;
+// Today 22.1 (27.6, paged_v2 page 16, 128k b1); target 25.
+constexpr double kMaxOwnCaseErrorPercent4 = 22.6;
 // Today 29.5 (26.3), fp16 d64 128 keys b64. Target 15 on every shape (not met).
 constexpr double kMaxOwnFusedUnfusedErrorPercent4 = 30.0;
-constexpr double kMinOwnDecodeTop1Share4 = 0.70;  // today 13 of 17 (12); target 0.85 (not met)
+constexpr double kMinOwnDecodeTop1Share4 = 0.76;  // today 13 of 17; target 0.85 (not met)
+
+// Validation 5 (kernels/studies/attention_validation_5.yaml): HELD OUT,
+// committed (40e8298) before round 5's kernel experiments and model changes,
+// measured once with the final model of round 5 (452cf8d) and not fitted on;
+// its figures with half a point of room.
+constexpr const char* kSdpaMeasured5 =
+    "bench/measurements/h100_sxm_2026-11-27_attention_validation_5_sdpa.csv";
+constexpr const char* kOwnMeasured5 =
+    "bench/measurements/h100_sxm_2026-11-27_attention_validation_5_ref.csv";
+constexpr int kMinSdpaCases5 = 34;
+constexpr double kMaxSdpaFlashMapePercent5 = 14.5;      // 14.0; target 15
+constexpr double kMaxSdpaCudnnMapePercent5 = 6.1;       // 5.6; target 15
+constexpr double kMaxSdpaEfficientMapePercent5 = 19.4;  // 18.9 (2 rows); no target
+constexpr double kMaxSdpaMathMapePercent5 = 11.7;       // 11.2; target 15 (unfused)
+constexpr double kMaxSdpaCaseErrorPercent5 = 41.4;      // 40.9 (FA2 split-KV decode 2.5k b48 d64)
+constexpr double kMinSdpaPearsonLogR5 = 0.990;          // 0.992
+// 54.2 (FA2 vs math at 448 keys causal), 7 of 11 within 15%. Target 15 (not met).
+constexpr double kMaxSdpaFusedUnfusedErrorPercent5 = 54.7;
+constexpr int kMinOwnCases5 = 79;
+constexpr double kMaxOwnMapePercent5 = 5.9;          // 5.4; target 10 (met)
+constexpr double kMaxOwnPrefillMapePercent5 = 12.1;  // 11.5, mma.sync flash and unfused
+// 40.0 (unfused 320 keys b32 MHA d64); target 25 (not met).
+constexpr double kMaxOwnCaseErrorPercent5 = 40.5;
+// 34.4 (144 keys b56), 2 of 5 within 15%. Target 15 on every shape (not met).
+constexpr double kMaxOwnFusedUnfusedErrorPercent5 = 34.9;
+constexpr double kMinOwnDecodeTop1Share5 = 0.94;  // 16 of 17 (0.941); target 0.85 (met)
 
 struct SdpaLimits {
   int min_cases;
@@ -242,6 +268,19 @@ TEST(H100AttentionAccuracy, OwnKernelsValidation4) {
   expect_own_within(kOwnMeasured4, {kMinOwnCases4, kMaxOwnMapePercent4, kMaxOwnPrefillMapePercent4,
                                     kMaxOwnCaseErrorPercent4, kMaxOwnFusedUnfusedErrorPercent4,
                                     kMinOwnDecodeTop1Share4});
+}
+
+TEST(H100AttentionAccuracy, SdpaBackendsValidation5) {
+  expect_sdpa_within(kSdpaMeasured5, {kMinSdpaCases5, kMaxSdpaFlashMapePercent5,
+                                      kMaxSdpaCudnnMapePercent5, kMaxSdpaEfficientMapePercent5,
+                                      kMaxSdpaMathMapePercent5, kMaxSdpaCaseErrorPercent5,
+                                      kMinSdpaPearsonLogR5, kMaxSdpaFusedUnfusedErrorPercent5});
+}
+
+TEST(H100AttentionAccuracy, OwnKernelsValidation5) {
+  expect_own_within(kOwnMeasured5, {kMinOwnCases5, kMaxOwnMapePercent5, kMaxOwnPrefillMapePercent5,
+                                    kMaxOwnCaseErrorPercent5, kMaxOwnFusedUnfusedErrorPercent5,
+                                    kMinOwnDecodeTop1Share5});
 }
 
 }  // namespace

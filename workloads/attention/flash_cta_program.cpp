@@ -124,7 +124,8 @@ void FlashCtaProgramBuilder::add_chunk(gpu::CtaProgram& program, std::uint16_t s
                                                        total_busy);
     gpu::CtaStep& step = *steps[i];
     if (part_end > part_begin) {
-      const double bytes = static_cast<double>(part_end - part_begin) * d * element_bytes;
+      const double bytes = static_cast<double>(part_end - part_begin) * d * element_bytes *
+                           tile_.hbm_bytes_per_kv_byte;
       step.reads = {
           {{attention_tensor_id(AttentionArray::key, item.kv_matrix), 0, chunk},
            bytes,

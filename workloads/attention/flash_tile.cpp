@@ -1,6 +1,7 @@
 #include "workloads/attention/flash_tile.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace tilesim::workloads {
 namespace {
@@ -17,6 +18,8 @@ constexpr int kOwnDecodeWarps = 4;         // kWarps
 // ptxas: 114 to 246 registers for 1 to 4 row tiles (decode/NOTES.md); the
 // largest, which still fits two CTAs per SM at head_dim 64.
 constexpr int kOwnDecodeRegistersPerThread = 246;
+// decode_turn.page_hbm is stated for rows of this many bytes (head_dim 128, 16-bit).
+constexpr double kPageHbmRowBytes = 256;
 // Merge rows padded by 8 floats (kMergeRowFloats).
 constexpr int kOwnDecodeMergePadFloats = 8;
 
@@ -31,7 +34,7 @@ double FlashTile::kv_block_bytes() const {
 }
 
 double FlashTile::kv_bytes_in_flight() const {
-  return kv_block_bytes() * std::max(1, stages - 1);
+  return kv_block_bytes() * hbm_bytes_per_kv_byte * std::max(1, stages - 1);
 }
 
 // Q and `stages` K and V blocks in shared memory, unless the kernel's own count is known.
@@ -94,14 +97,27 @@ FlashTile own_decode_flash_tile(const AttentionShape& shape, bool paged,
   // the 4 warps cut the block's 64 keys into 4 / row_tiles slices.
   const double warp_hmmas =
       static_cast<double>(tile.head_dim) * static_cast<double>(tile.query_rows) / 64.0;
-  // A paged block also waits on each page it starts: the rows of a new page
-  // come back later than the next rows of a page already being read (the
-  // page numbers themselves load a block ahead).
+  // A paged block also runs its own address path (the page numbers, loaded a
+  // block ahead, and a select per copy among the block's pages: the same
+  // instructions at every page size, ncu round 5) and waits a little on each
+  // page it starts.
   const double pages_per_block =
       paged ? static_cast<double>(kOwnDecodeBlockKeys) / static_cast<double>(shape.page_size) : 0;
   const double turn_s = turn.fixed_s + tile.kv_block_bytes() / turn.load_issue_bytes_per_s +
-                        warp_hmmas * turn.per_hmma_s + pages_per_block * turn.per_page_s;
-  tile.max_stream_bytes_per_s = tile.kv_block_bytes() / turn_s;
+                        warp_hmmas * turn.per_hmma_s + (paged ? turn.per_paged_block_s : 0) +
+                        pages_per_block * turn.per_page_s;
+  // Under shared HBM a page run costs more than its bytes: page_hbm_bytes for
+  // rows of 256 bytes (head_dim 128, 16-bit), scaled by the square of the
+  // row's bytes: the one head_dim 64 row measured (round 5 A/B, page 16) pays a
+  // quarter of head_dim 128's per run, an empirical form, not a derived one.
+  // The reads carry that cost, and the lone turn's rate is in the same units.
+  if (paged) {
+    const double row_bytes = tile.head_dim * hw::bytes_per_element(shape.dtype);
+    const double page_run_bytes = static_cast<double>(shape.page_size) * row_bytes;
+    tile.hbm_bytes_per_kv_byte =
+        1 + turn.page_hbm_bytes * std::pow(row_bytes / kPageHbmRowBytes, 2) / page_run_bytes;
+  }
+  tile.max_stream_bytes_per_s = tile.kv_block_bytes() * tile.hbm_bytes_per_kv_byte / turn_s;
   return tile;
 }
 

@@ -28,10 +28,15 @@ struct FlashTile {
   // turn, so a CTA alone on its SM cannot keep its stages full (our decode
   // CTA, kernels/attention/decode/NOTES.md).
   double max_stream_bytes_per_s = 0;
+  // HBM transfer time per byte of K and V read, in bytes: 1 for a contiguous
+  // cache; above 1 for our paged kernels, whose every page run (a KV head's
+  // rows of one page) costs HBM the time of `decode_turn.page_hbm` bytes more.
+  double hbm_bytes_per_kv_byte = 1;
 
   double kv_block_bytes() const;  // one K block plus one V block
-  // K and V bytes a CTA has in flight: the blocks ahead of the one in use
-  // (FlashAttention-2, one stage, issues the next block's loads early).
+  // K and V bytes a CTA has in flight, in HBM-time bytes: the blocks ahead of
+  // the one in use (FlashAttention-2, one stage, issues the next block's loads
+  // early).
   double kv_bytes_in_flight() const;
   gpu::CtaFootprint footprint() const;
 };

@@ -6,6 +6,7 @@
 
 #include "workloads/attention/attention_kernel_launch.hpp"
 #include "workloads/attention/decode_packing.hpp"
+#include "workloads/attention/decode_queue_drain.hpp"
 #include "workloads/attention/flash_cta_program.hpp"
 #include "workloads/attention/split_kv_combine_kernel.hpp"
 
@@ -81,10 +82,27 @@ std::vector<gpu::KernelLaunch> split_kv_decode_kernels(
     const FlashTile& tile, const SplitKvPlan& plan, const std::string& kernel_name) {
   const AttentionShape& shape = workload.shape;
   auto programs = std::make_shared<SplitKvPrograms>(shape, tile, plan, spec, kernel.profile);
+  double overhead_s = kernel.profile.kernel_overhead_s;
+  if (kernel.profile.decode == hw::AttentionDecode::as_written) {
+    // Ours: the wave's HBM queue drains after the fluid share (empty splits
+    // exit at once and hold nothing in flight).
+    const std::int64_t split_keys = plan.blocks_per_split * tile.key_rows;
+    std::int64_t working_ctas = 0;
+    std::int64_t blocks = 0;
+    for (const std::int64_t kv_len : shape.kv_lens) {
+      working_ctas += ceil_div(kv_len, split_keys) * shape.kv_heads;
+      blocks += ceil_div(kv_len, tile.key_rows) * shape.kv_heads;
+    }
+    if (working_ctas > 0) {
+      overhead_s += own_decode_queue_drain_s(
+          tile, working_ctas, static_cast<double>(blocks) / static_cast<double>(working_ctas),
+          spec);
+    }
+  }
   std::vector<gpu::KernelLaunch> kernels;
   kernels.push_back(attention_kernel_launch(
       workload.name + "." + kernel_name, programs->cta_count(), tile.footprint(),
-      kernel.profile.tensor_efficiency, kernel.profile.kernel_overhead_s, programs));
+      kernel.profile.tensor_efficiency, overhead_s, programs));
   if (plan.splits > 1 || plan.always_combine) {
     SplitKvCombine combine;
     combine.name = workload.name + ".splitkv_combine";

@@ -8,6 +8,7 @@
 #include "sim/gpu/block_scheduler.hpp"
 #include "workloads/attention/attention_kernel_launch.hpp"
 #include "workloads/attention/decode_packing.hpp"
+#include "workloads/attention/decode_queue_drain.hpp"
 #include "workloads/attention/flash_cta_program.hpp"
 
 namespace tilesim::workloads {
@@ -38,6 +39,7 @@ class StreamKDecodePrograms final : public gpu::CtaProgramSource {
   }
 
   std::int64_t cta_count() const { return cta_count_; }
+  std::int64_t total_blocks() const { return pair_begin_.back(); }
 
   gpu::CtaProgram program(std::int64_t cta_index) const override {
     gpu::CtaProgram program;
@@ -57,7 +59,6 @@ class StreamKDecodePrograms final : public gpu::CtaProgramSource {
   }
 
  private:
-  std::int64_t total_blocks() const { return pair_begin_.back(); }
   std::int64_t first_block(std::int64_t cta) const { return cta * total_blocks() / cta_count_; }
   // The CTA whose range holds global block `block`.
   std::int64_t cta_of(std::int64_t block) const {
@@ -116,10 +117,18 @@ AttentionLowering StreamKDecodeAttention::lower(const AttentionWorkload& workloa
       std::int64_t{spec.sm.count} * gpu::BlockScheduler(spec.sm).ctas_per_sm(tile.footprint());
   auto programs = std::make_shared<StreamKDecodePrograms>(workload.shape, tile, persistent_ctas,
                                                           spec, kernel.profile);
+  double overhead_s = kernel.profile.kernel_overhead_s;
+  if (kernel.profile.decode == hw::AttentionDecode::as_written) {
+    // Ours: the persistent wave's HBM queue drains after the fluid share.
+    overhead_s += own_decode_queue_drain_s(
+        tile, programs->cta_count(),
+        static_cast<double>(programs->total_blocks()) / static_cast<double>(programs->cta_count()),
+        spec);
+  }
   AttentionLowering lowering;
   lowering.kernels.push_back(attention_kernel_launch(
       workload.name + ".stream_k_decode", programs->cta_count(), tile.footprint(),
-      kernel.profile.tensor_efficiency, kernel.profile.kernel_overhead_s, programs));
+      kernel.profile.tensor_efficiency, overhead_s, programs));
   lowering.description = fmt::format("stream_k_decode:ctas={}", programs->cta_count());
   return lowering;
 }
