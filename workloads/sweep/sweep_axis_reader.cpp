@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <map>
+#include <string_view>
 #include <variant>
 
 #include "hwmodels/hardware_schema.hpp"
@@ -19,6 +22,32 @@ constexpr std::size_t kMaxAxes = 2;
 constexpr std::size_t kMaxValueBytes = 4096;  // a path is the longest value there is
 constexpr std::string_view kRangeShape =
     "a range is {from, to, step} (linear) or {from, to, factor} (geometric)";
+
+// No workload key is longer; a point's study is emitted as YAML and read back,
+// and YAML allows an implicit key of at most 1024 characters.
+constexpr std::size_t kMaxKeyPartChars = 64;
+
+bool is_key_part(std::string_view part) {
+  return !part.empty() && part.size() <= kMaxKeyPartChars && std::ranges::all_of(part, [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-';
+  });
+}
+
+bool is_key_path(std::string_view key) {
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = key.find('.', start);
+    if (!is_key_part(key.substr(start, dot - start))) return false;
+    if (dot == std::string_view::npos) return true;
+    start = dot + 1;
+  }
+}
+
+// The start of a long key, enough to find it by.
+std::string shortened(const std::string& key) {
+  constexpr std::size_t kShownChars = 80;
+  return key.size() <= kShownChars ? key : key.substr(0, kShownChars) + "...";
+}
 
 // Why `key` cannot be varied, or nullopt with its target set.
 std::optional<std::string> key_problem(const std::string& key, SweepTarget& target) {
@@ -42,10 +71,11 @@ std::optional<std::string> key_problem(const std::string& key, SweepTarget& targ
     return std::nullopt;
   }
   target = SweepTarget::workload;
-  if (key.empty() || key.starts_with('.') || key.ends_with('.') ||
-      key.find("..") != std::string::npos) {
-    return fmt::format("\"{}\" is not a key path; write e.g. gemm.m, tile.k or hw.l2.capacity",
-                       key);
+  if (!is_key_path(key)) {
+    return fmt::format(
+        "\"{}\" is not a key path: names of letters, digits, `_` or `-`, each at most {} "
+        "characters, joined by dots; write e.g. gemm.m, tile.k or hw.l2.capacity",
+        shortened(key), kMaxKeyPartChars);
   }
   return std::nullopt;
 }
@@ -79,7 +109,10 @@ class AxisReader {
     }
     if (key_ok && axis.values.empty() && axis.target == SweepTarget::workload) {
       SweepAxis stand_in = axis;
-      stand_in.values.push_back({"1", std::nullopt, {{}, std::string(kStandInKeyPath)}});
+      SweepValue one;
+      one.text = "1";
+      one.source.key_path = kStandInKeyPath;
+      stand_in.values.push_back(std::move(one));
       unchecked_.push_back(std::move(stand_in));
     }
     if (!key_ok || axis.values.empty()) return std::nullopt;
