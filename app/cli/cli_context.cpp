@@ -25,7 +25,18 @@ std::filesystem::path config_dir() {
 }
 
 void print_diagnostics(const config::Diagnostics& diagnostics) {
-  std::cerr << diagnostics.format();
+  // As a compiler stops after a screenful: a file with hundreds of problems is
+  // usually one mistake repeated, and fixing the first ones shows the rest.
+  constexpr std::size_t kMaxShown = 25;
+  config::Diagnostics shown;
+  for (std::size_t i = 0; i < diagnostics.size() && i < kMaxShown; ++i) {
+    const config::Diagnostic& item = diagnostics.items()[i];
+    shown.add(item.where, item.key_path, item.message);
+  }
+  std::cerr << shown.format();
+  if (diagnostics.size() > kMaxShown) {
+    std::cerr << fmt::format("... {} more not shown\n", diagnostics.size() - kMaxShown);
+  }
   std::cerr << fmt::format("{} error{}\n", diagnostics.size(), diagnostics.size() == 1 ? "" : "s");
 }
 

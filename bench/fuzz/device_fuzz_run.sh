@@ -47,11 +47,15 @@ slots=$((cores > 8 ? cores - 2 : cores))
 total=0
 for target in "${targets[@]}"; do total=$((total + cost[$target])); done
 if [ "$total" -eq 0 ]; then echo "every target has its 1,000,000 inputs"; exit 0; fi
+# A target that already has its million inputs gets no process.
 declare -A procs
 for target in "${targets[@]}"; do
   procs[$target]=$(((slots * cost[$target] + total / 2) / total))
-  if [ "${procs[$target]}" -lt 1 ]; then procs[$target]=1; fi
+  if [ "${procs[$target]}" -lt 1 ] && [ "${cost[$target]}" -gt 0 ]; then procs[$target]=1; fi
 done
+running=()
+for target in "${targets[@]}"; do [ "${procs[$target]}" -gt 0 ] && running+=("$target"); done
+targets=("${running[@]}")
 echo "# $(date -u +%FT%TZ) $cores cores, $slots processes; $seconds s per process; $(uname -r)"
 mkdir -p logs
 for target in "${targets[@]}"; do

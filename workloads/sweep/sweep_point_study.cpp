@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <unordered_map>
 #include <utility>
 
 #include "hwmodels/yaml_schema.hpp"
@@ -103,8 +104,10 @@ class MarkTable {
       record(generated, *attribution);
     }
     if (generated.IsMap()) {
+      const OriginalEntries entries = index_entries(original);
       for (auto it = generated.begin(); it != generated.end(); ++it) {
-        walk_entry(it->first, it->second, original, config::join_keys(path, it->first.Scalar()));
+        walk_entry(it->first, it->second, original, entries,
+                   config::join_keys(path, it->first.Scalar()));
       }
     } else if (generated.IsSequence()) {
       for (std::size_t i = 0; i < generated.size(); ++i) {
@@ -122,8 +125,28 @@ class MarkTable {
   }
 
  private:
+  // The sweep's entries of one map by key, looked up once per generated key
+  // (a map of many keys must not cost their square).
+  struct OriginalEntry {
+    YAML::Node key;    // the last one of that name, as the marks were recorded
+    YAML::Node value;  // the first one's, as find_value reads it
+  };
+  using OriginalEntries = std::unordered_map<std::string, OriginalEntry>;
+
+  static OriginalEntries index_entries(const YAML::Node& original) {
+    OriginalEntries entries;
+    if (!original.IsMap()) return entries;
+    for (auto it = original.begin(); it != original.end(); ++it) {
+      if (!it->first.IsScalar()) continue;
+      const auto [found, inserted] =
+          entries.try_emplace(it->first.Scalar(), OriginalEntry{it->first, it->second});
+      if (!inserted) found->second.key = it->first;
+    }
+    return entries;
+  }
+
   void walk_entry(const YAML::Node& key, const YAML::Node& value, const YAML::Node& original,
-                  const std::string& path) {
+                  const OriginalEntries& entries, const std::string& path) {
     for (const PointSetting& setting : settings_) {
       if (setting.key == path) {
         record(key, {setting.key_source, true});
@@ -141,16 +164,14 @@ class MarkTable {
       record(value, base(original));
       return;
     }
-    const YAML::Node original_value = find_value(original, key.Scalar());
-    if (!original_value.IsDefined()) {
+    const auto found = entries.find(key.Scalar());
+    if (found == entries.end()) {
       if (const auto attribution = created(path)) record(key, *attribution);
-      walk(value, original_value, path);
+      walk(value, YAML::Node(YAML::NodeType::Undefined), path);
       return;
     }
-    for (auto it = original.begin(); it != original.end(); ++it) {
-      if (it->first.IsScalar() && it->first.Scalar() == key.Scalar()) record(key, base(it->first));
-    }
-    walk(value, original_value, path);
+    record(key, base(found->second.key));
+    walk(value, found->second.value, path);
   }
 
   void record(const YAML::Node& generated, const Attribution& attribution) {
