@@ -130,14 +130,19 @@ class Model:
 
 
 def kernels_of(torch, fn):
-    """[(kernel name, us)] one call launches; [] when the profiler is unavailable."""
+    """[(kernel name, us, start us after the first one's start)] one call launches (kernels,
+    memsets, copies); [] when the profiler is unavailable. The starts show the gaps between
+    kernels, which the durations alone leave as one sum."""
     try:
         from torch.profiler import ProfilerActivity, profile
         with profile(activities=[ProfilerActivity.CUDA]) as prof:
             fn()
             torch.cuda.synchronize()
-        return [(e.name, e.time_range.elapsed_us()) for e in prof.events()
-                if e.device_type == torch.autograd.DeviceType.CUDA]
+        events = sorted((e for e in prof.events()
+                         if e.device_type == torch.autograd.DeviceType.CUDA),
+                        key=lambda e: e.time_range.start)
+        first = events[0].time_range.start if events else 0
+        return [(e.name, e.time_range.elapsed_us(), e.time_range.start - first) for e in events]
     except Exception as e:  # CUPTI missing or refused: time without the listing
         print(f"torch_llama_forward: profiler unavailable: {e}", file=sys.stderr)
         return []
@@ -315,8 +320,9 @@ def main(argv):
             measured = time_interleaved(torch, launches)
             for launch, fn in launches:  # the profiler after the timing: it must not slow it
                 kernels = kernels_of(torch, fn)
-                for i, (kname, us) in enumerate(kernels):
-                    kernel_rows.append([case["name"], launch, i, kname, f"{us:.2f}"])
+                for i, (kname, us, start_us) in enumerate(kernels):
+                    kernel_rows.append([case["name"], launch, i, kname, f"{us:.2f}",
+                                        f"{start_us:.2f}"])
                 times = measured[launch]
                 row = dict(name=f"{case['name']}/{launch}", kind="model", split=case["split"],
                            phase=case["phase"], layers=layers, batch=b,
@@ -340,7 +346,7 @@ def main(argv):
     if args.kernels:
         with open(args.kernels, "w", newline="") as f:
             writer = csv.writer(f)
-            writer.writerow(["case", "launch", "index", "kernel", "gpu_us"])
+            writer.writerow(["case", "launch", "index", "kernel", "gpu_us", "start_us"])
             writer.writerows(kernel_rows)
     sidecar = dict(script="kernels/model/torch_llama_forward.py", started=started,
                    study_hardware=args.hardware,
