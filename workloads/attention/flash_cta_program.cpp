@@ -209,4 +209,30 @@ void FlashCtaProgramBuilder::add_partial_merge(gpu::CtaProgram& program, std::ui
   program.steps.push_back(std::move(merge));
 }
 
+void FlashCtaProgramBuilder::add_split_merge(gpu::CtaProgram& program, std::uint16_t segment,
+                                             const FlashWorkItem& item, std::uint32_t slots,
+                                             int splits_in_flight, gpu::FlagWait wait) const {
+  gpu::CtaStep merge;
+  const double bytes = flash_partial_bytes(tile_, item.rows);
+  for (std::uint32_t slot = 0; slot < slots; ++slot) {
+    merge.reads.push_back({{attention_tensor_id(AttentionArray::partial, item.query_matrix),
+                            static_cast<std::uint32_t>(item.query_block), slot},
+                           bytes,
+                           1,
+                           0,
+                           1});
+  }
+  // Each thread loads a float4 of splits_in_flight splits' partials, then adds them.
+  merge.bytes_in_flight =
+      std::min(bytes * slots, 16.0 * tile_.warps * 32 * static_cast<double>(splits_in_flight));
+  merge.unit = gpu::ExecutionUnit::fp32;
+  merge.flops = kFlopsPerInstruction * slots * static_cast<double>(item.rows) * tile_.head_dim;
+  merge.wait = wait;
+  // Every CTA pays the arrival's round trip (fence, atomic) whether or not it
+  // is last; the merger then one L2 round trip per turn of its loop.
+  merge.setup_s = static_cast<double>(1 + ceil_div(slots, splits_in_flight)) * l2_latency_s_;
+  merge.segment = segment;
+  program.steps.push_back(std::move(merge));
+}
+
 }  // namespace tilesim::workloads

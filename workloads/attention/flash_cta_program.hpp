@@ -65,6 +65,12 @@ class FlashCtaProgramBuilder {
   void add_partial_merge(gpu::CtaProgram& program, std::uint16_t segment, const FlashWorkItem& item,
                          std::uint32_t first_slot, std::uint32_t slots,
                          std::optional<gpu::FlagWait> wait) const;
+  // Our split kernel's merge (kernels/attention/decode/decode_split_kernel.cu,
+  // SplitEpilogue): after `wait` (the pair's other splits have stored their
+  // partials), reads slots [0, slots) and merges them, `splits_in_flight`
+  // splits' partials loaded per turn of its loop.
+  void add_split_merge(gpu::CtaProgram& program, std::uint16_t segment, const FlashWorkItem& item,
+                       std::uint32_t slots, int splits_in_flight, gpu::FlagWait wait) const;
 
  private:
   void add_chunk(gpu::CtaProgram& program, std::uint16_t segment, const FlashWorkItem& item,

@@ -4,7 +4,9 @@
 // the keys and stores an fp32 partial O and log-sum-exp; a combine kernel
 // merges the splits. Every sequence is cut at the same block boundaries, set
 // by the longest one, so a short sequence leaves later splits empty. With one
-// split the kernel writes O itself and there is no combine.
+// split the kernel writes O itself and there is no combine. Our kernel
+// (`kernel: tilesim_ref`, round 6) has no combine kernel: the last split of a
+// (sequence, KV head) to finish merges its splits (split_kv_decode.hpp).
 //
 // Splits: the workload's `splits`, or FlashAttention-2's heuristic: the fewest
 // splits whose wave efficiency (CTAs / SMs over its ceiling) is within 85% of

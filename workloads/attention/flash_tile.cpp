@@ -97,10 +97,9 @@ FlashTile own_decode_flash_tile(const AttentionShape& shape, bool paged,
   // the 4 warps cut the block's 64 keys into 4 / row_tiles slices.
   const double warp_hmmas =
       static_cast<double>(tile.head_dim) * static_cast<double>(tile.query_rows) / 64.0;
-  // A paged block also runs its own address path (the page numbers, loaded a
-  // block ahead, and a select per copy among the block's pages: the same
-  // instructions at every page size, ncu round 5) and waits a little on each
-  // page it starts.
+  // A paged block also runs its own address path (the block's page numbers,
+  // loaded a block ahead, turned into one base offset per page: a little at
+  // every page size, ncu round 6) and waits a little on each page it starts.
   const double pages_per_block =
       paged ? static_cast<double>(kOwnDecodeBlockKeys) / static_cast<double>(shape.page_size) : 0;
   const double turn_s = turn.fixed_s + tile.kv_block_bytes() / turn.load_issue_bytes_per_s +

@@ -89,10 +89,10 @@ AttentionLowering PagedAttentionV2::lower(const AttentionWorkload& workload,
   const AttentionShape& shape = workload.shape;
   if (kernel.profile.decode == hw::AttentionDecode::as_written) {
     // Ours (kernels/attention/decode/paged_attention_v2.cu): the decode CTA per
-    // (partition, KV head, sequence), then the combine, always.
+    // (partition, KV head, sequence), the pair's last merging the partitions
+    // (a pair of one partition writes O).
     const FlashTile tile = own_decode_flash_tile(shape, true, kernel.profile.decode_turn);
-    SplitKvPlan plan = own_partition_plan(shape, spec, tile);
-    plan.always_combine = true;
+    const SplitKvPlan plan = own_partition_plan(shape, spec, tile);
     AttentionLowering lowering;
     lowering.kernels =
         split_kv_decode_kernels(workload, spec, kernel, tile, plan, "paged_attention_v2");

@@ -6,7 +6,9 @@
 // type with its max logit and exp sum; a reduce kernel, one CTA per (query
 // head, sequence), combines the partitions. Our kernel (`kernel: tilesim_ref`)
 // runs our decode CTA per (partition, KV head, sequence) instead, with
-// partitions of whole 512-key units sized by one wave (own_partitions).
+// partitions of whole 512-key units sized by one wave (own_partitions), and
+// no reduce kernel: the last partition of a (sequence, KV head) to finish
+// merges them (round 6).
 
 #include "workloads/attention/attention_variant.hpp"
 

@@ -19,22 +19,12 @@ class CombinePrograms final : public gpu::CtaProgramSource {
  public:
   explicit CombinePrograms(SplitKvCombine combine) : combine_(std::move(combine)) {}
 
-  std::int64_t ctas_per_matrix() const {
-    return combine_.rows_per_cta > 0
-               ? (combine_.rows + combine_.rows_per_cta - 1) / combine_.rows_per_cta
-               : 1;
-  }
-
-  gpu::CtaProgram program(std::int64_t cta_index) const override {
-    const std::int64_t matrix = cta_index / ctas_per_matrix();
-    const std::int64_t first_row = cta_index % ctas_per_matrix() * combine_.rows_per_cta;
+  gpu::CtaProgram program(std::int64_t matrix) const override {
     const std::int64_t sequence = matrix / combine_.matrices_per_sequence;
     const std::int64_t slots = combine_.partials[static_cast<std::size_t>(sequence)];
-    const auto rows = static_cast<double>(
-        combine_.rows_per_cta > 0 ? std::min(combine_.rows_per_cta, combine_.rows - first_row)
-                                  : combine_.rows);
+    const auto rows = static_cast<double>(combine_.rows);
     gpu::CtaProgram program;
-    program.segments.push_back({matrix, first_row, 0, slots});
+    program.segments.push_back({matrix, 0, 0, slots});
     gpu::CtaStep merge;
     for (std::int64_t slot = 0; slot < slots; ++slot) {
       merge.reads.push_back({{attention_tensor_id(AttentionArray::partial, matrix), 0,
@@ -44,8 +34,7 @@ class CombinePrograms final : public gpu::CtaProgramSource {
                              0,
                              1});
     }
-    merge.bytes_in_flight =
-        combine_.bytes_in_flight > 0 ? combine_.bytes_in_flight : kBytesInFlight;
+    merge.bytes_in_flight = kBytesInFlight;
     merge.waits_for_first_data = true;
     // Rescale-and-add per partial element; the exps of the statistics are few.
     merge.unit = gpu::ExecutionUnit::fp32;
@@ -69,9 +58,8 @@ gpu::KernelLaunch split_kv_combine_kernel(const SplitKvCombine& combine) {
   gpu::KernelLaunch launch;
   launch.name = combine.name;
   auto programs = std::make_shared<CombinePrograms>(combine);
-  launch.cta_count = combine.matrices_per_sequence *
-                     static_cast<std::int64_t>(combine.partials.size()) *
-                     programs->ctas_per_matrix();
+  launch.cta_count =
+      combine.matrices_per_sequence * static_cast<std::int64_t>(combine.partials.size());
   launch.footprint = {kThreads, kRegistersPerThread, 0};
   launch.programs = std::move(programs);
   return launch;

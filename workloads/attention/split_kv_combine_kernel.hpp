@@ -1,7 +1,8 @@
 #pragma once
 // The kernel that combines split-KV partial results (FlashDecoding's combine,
 // vLLM v2's reduce): one CTA per output matrix reads each split's partial O
-// and softmax statistics from the workspace -- L2 hits when they are still
+// and softmax statistics from the workspace (128 threads with four 16-byte
+// loads each in flight) -- L2 hits when they are still
 // resident -- rescales and adds them, and writes O once.
 
 #include <cstdint>
@@ -21,12 +22,6 @@ struct SplitKvCombine {
   std::int64_t head_dim = 128;
   double partial_bytes_per_row = 0;  // partial O and its softmax statistics
   hw::DataType dtype = hw::DataType::bf16;
-  // 0: one CTA per output matrix, 128 threads with four 16-byte loads each in
-  // flight. Else CTAs of this many rows of a matrix with `bytes_in_flight`
-  // (ours, kernels/attention/decode/split_kv_combine.cu: a warp per row, 4
-  // per CTA, 8 splits' partials loaded before any is added).
-  std::int64_t rows_per_cta = 0;
-  double bytes_in_flight = 0;
 };
 
 gpu::KernelLaunch split_kv_combine_kernel(const SplitKvCombine& combine);

@@ -13,9 +13,9 @@
 namespace tilesim::workloads {
 namespace {
 
-// kernels/attention/decode/split_kv_combine.cu: kCombineWarps, kCombineUnroll.
-constexpr int kOwnCombineWarps = 4;
-constexpr int kOwnCombineSplitsInFlight = 8;
+// kernels/attention/decode/decode_split_kernel.cu: kCombineUnroll, the
+// splits' partials each thread of the merging CTA loads at once.
+constexpr int kOwnMergeSplitsInFlight = 8;
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
@@ -27,7 +27,8 @@ class SplitKvPrograms final : public gpu::CtaProgramSource {
                   const hw::HardwareSpec& spec, const hw::AttentionProfile& profile)
       : shape_(shape),
         builder_(tile, key_chunk_blocks(shape, tile.key_rows), spec, decode_cta_profile(profile)),
-        plan_(plan) {}
+        plan_(plan),
+        merged_in_kernel_(profile.decode == hw::AttentionDecode::as_written) {}
 
   std::int64_t cta_count() const {
     return plan_.splits * shape_.kv_heads * static_cast<std::int64_t>(shape_.kv_lens.size());
@@ -48,6 +49,11 @@ class SplitKvPrograms final : public gpu::CtaProgramSource {
 
     gpu::CtaProgram program;
     const std::uint16_t segment = builder_.begin_segment(program, item);
+    if (merged_in_kernel_) {
+      add_own_split_epilogue(program, segment, item, split, ceil_div(kv_len, split_keys), matrix,
+                             kv_len % split_keys != 0);
+      return program;
+    }
     builder_.add_main_loop(program, segment, item, true);
     if (plan_.splits == 1 && !plan_.always_combine) {
       builder_.add_output_store(program, segment, item);
@@ -60,9 +66,35 @@ class SplitKvPrograms final : public gpu::CtaProgramSource {
   }
 
  private:
+  // Ours (decode_split_kernel.cu): an empty split exits at once; a pair of one
+  // non-empty split writes O; otherwise each split stores its partial and the
+  // last to arrive merges them all into O. The model gives the merge to the
+  // pair's last full-length split: the last dispatched of the longest ones,
+  // so the one to finish last when they run side by side (a shorter tail
+  // split finishes first and exits, freeing its slot, as in the kernel).
+  void add_own_split_epilogue(gpu::CtaProgram& program, std::uint16_t segment,
+                              const FlashWorkItem& item, std::int64_t split,
+                              std::int64_t pair_splits, std::int64_t pair, bool short_tail) const {
+    if (split >= pair_splits) return;
+    builder_.add_main_loop(program, segment, item, true);
+    if (pair_splits == 1) {
+      builder_.add_output_store(program, segment, item);
+      return;
+    }
+    const auto flag = static_cast<std::uint32_t>(pair);
+    const bool merger = split == pair_splits - (short_tail ? 2 : 1);
+    builder_.add_partial_store(program, segment, item, static_cast<std::uint32_t>(split),
+                               merger ? std::nullopt : std::optional<std::uint32_t>(flag));
+    if (!merger) return;
+    builder_.add_split_merge(program, segment, item, static_cast<std::uint32_t>(pair_splits),
+                             kOwnMergeSplitsInFlight, gpu::FlagWait{flag, pair_splits - 1});
+    builder_.add_output_store(program, segment, item);
+  }
+
   AttentionShape shape_;
   FlashCtaProgramBuilder builder_;
   SplitKvPlan plan_;
+  bool merged_in_kernel_;
 };
 
 }  // namespace
@@ -103,22 +135,14 @@ std::vector<gpu::KernelLaunch> split_kv_decode_kernels(
   kernels.push_back(attention_kernel_launch(
       workload.name + "." + kernel_name, programs->cta_count(), tile.footprint(),
       kernel.profile.tensor_efficiency, overhead_s, programs));
-  if (plan.splits > 1 || plan.always_combine) {
+  // Ours merges the splits inside the split kernel.
+  const bool combine_kernel = kernel.profile.decode != hw::AttentionDecode::as_written &&
+                              (plan.splits > 1 || plan.always_combine);
+  if (combine_kernel) {
     SplitKvCombine combine;
     combine.name = workload.name + ".splitkv_combine";
     combine.matrices_per_sequence = shape.kv_heads;
-    if (kernel.profile.decode == hw::AttentionDecode::as_written) {
-      // Ours: a warp per output row over the splits that hold keys of its
-      // sequence, 8 splits' partials (16 bytes per lane each) in flight.
-      const std::int64_t split_keys = plan.blocks_per_split * tile.key_rows;
-      for (const std::int64_t kv_len : shape.kv_lens) {
-        combine.partials.push_back(std::max<std::int64_t>(1, ceil_div(kv_len, split_keys)));
-      }
-      combine.rows_per_cta = kOwnCombineWarps;
-      combine.bytes_in_flight = kOwnCombineWarps * 32 * 16.0 * kOwnCombineSplitsInFlight;
-    } else {
-      combine.partials.assign(shape.kv_lens.size(), plan.splits);
-    }
+    combine.partials.assign(shape.kv_lens.size(), plan.splits);
     combine.rows = packed_query_rows(shape);
     combine.head_dim = shape.head_dim;
     combine.partial_bytes_per_row = flash_partial_bytes(tile, 1);

@@ -8,7 +8,8 @@
 //
 // `flash_decoding` runs it with its split count; our paged kernels run our
 // decode CTA through it too (kernels/attention/decode/: paged_v1 is one split,
-// paged_v2 splits of 512 keys with the combine always).
+// paged_v2 splits of whole 512-key units). Our kernel has no combine kernel:
+// the last split of a pair to finish merges the pair's partials (round 6).
 
 #include <cstdint>
 #include <string>
@@ -22,7 +23,7 @@ namespace tilesim::workloads {
 struct SplitKvPlan {
   std::int64_t splits = 1;
   std::int64_t blocks_per_split = 1;  // of tile.key_rows keys
-  bool always_combine = false;        // run the combine even for one split (vLLM's v2)
+  bool always_combine = false;        // library kernels: the combine even for one split (vLLM's v2)
 };
 
 // Blocks of the longest sequence cut into `splits` (clamped to 1 .. blocks),

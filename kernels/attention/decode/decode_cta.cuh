@@ -45,7 +45,9 @@ __device__ __forceinline__ std::uint32_t pack_pair<__half>(float low, float high
   return *reinterpret_cast<const std::uint32_t*>(&v);
 }
 
-template <class Cfg, bool kPaged>
+// kPageKeys: 0 for the contiguous cache, else the paged cache's page size
+// class (16, 32, or kBlockKeys for pages of a block or more: BlockRows).
+template <class Cfg, int kPageKeys>
 class DecodeCta {
  public:
   using Element = typename Cfg::Element;
@@ -65,7 +67,7 @@ class DecodeCta {
   template <class Epilogue>
   __device__ void run(const DecodeParams& p, Cursor at, long long blocks, Epilogue& epilogue) {
     Cursor load = at;
-    if constexpr (kPaged) next_pages_.load(p, load.sequence, load.block, load.kv_len);
+    locate_rows(p, load);
 #pragma unroll
     for (int s = 0; s < Cfg::kStages - 1; ++s) {
       if (s < blocks) {
@@ -159,27 +161,28 @@ class DecodeCta {
 #pragma unroll
     for (int j = 0; j < Cfg::kLoadsPerThread; ++j) {
       const int row = first_row + j * Cfg::kRowsPerPass;
-      const int token = at.block * Cfg::kBlockKeys + row;
-      const bool valid = token < at.kv_len;
-      long long offset = 0;
-      if (valid) {
-        const long long cache_row = kPaged ? next_pages_.row(p, token) : at.kv_start + token;
-        offset = kv_element_offset<kHeadDim>(p, at.head, cache_row) + chunk * 8;
-      }
+      const bool valid = at.block * Cfg::kBlockKeys + row < at.kv_len;
+      const long long offset = valid ? next_rows_.offset(j) : 0;
       const std::uint32_t dst = swizzle(row, chunk);
       gemm::cp_async_16(k_tile + dst, k + offset, valid);
       gemm::cp_async_16(v_tile + dst, v + offset, valid);
     }
   }
 
-  // The loader moves on (paged: the next block's page numbers load now, used
-  // by the next issue_block). When it enters a new pair (Stream-K), that
+  // The thread's rows of the block `load` points at (issue_block's next).
+  __device__ void locate_rows(const DecodeParams& p, const Cursor& load) {
+    next_rows_.load(p, load, static_cast<int>(threadIdx.x) / Cfg::kChunksPerRow,
+                    static_cast<int>(threadIdx.x) % Cfg::kChunksPerRow);
+  }
+
+  // The loader moves on (the next block's rows are located now, paged: its
+  // page numbers loaded, for the next issue_block). When it enters a new pair (Stream-K), that
   // pair's query rows are fetched into L2 now, so its begin_segment,
   // kStages - 1 blocks later, waits for an L2 hit rather than HBM.
   __device__ void advance_load(const DecodeParams& p, Cursor& load) {
     const int pair = load.pair_index(p);
     load.advance(p);
-    if constexpr (kPaged) next_pages_.load(p, load.sequence, load.block, load.kv_len);
+    locate_rows(p, load);
     if (load.block != 0 || load.pair_index(p) == pair) return;
     constexpr int kLinesPerRow = kHeadDim * 2 / 128;
     const auto* q = static_cast<const Element*>(p.q);
@@ -380,7 +383,8 @@ class DecodeCta {
   float max_[2];
   float sum_[2];
   int key_limit_[2];
-  BlockPages<Cfg::kBlockKeys> next_pages_;  // paged: the pages of the next block to issue
+  // Where the thread's rows of the next block to issue lie.
+  BlockRows<Cfg::kBlockKeys, Cfg::kRowsPerPass, kHeadDim, kPageKeys> next_rows_;
 };
 
 }  // namespace tilesim::kernels::decode

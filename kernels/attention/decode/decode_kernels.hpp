@@ -1,6 +1,6 @@
 #pragma once
-// Internal to kernels/attention/decode: the two kernels the split variants
-// (flash_decoding, paged_v1, paged_v2) are made of.
+// Internal to kernels/attention/decode: the kernel the split variants
+// (flash_decoding, paged_v1, paged_v2) launch, and their workspace.
 
 #include <cuda_runtime_api.h>
 
@@ -10,13 +10,15 @@
 namespace tilesim::kernels::decode {
 
 // One CTA per (split, KV head, sequence) over a contiguous or paged cache.
-// With `partials` null each pair must be one split, and O is written; else
-// each CTA writes its partial (decode_partial_bytes(problem, pairs x splits)).
+// With `workspace` null each pair must be one split, and O is written; else
+// each CTA writes its partial there and the pair's last CTA merges them into O
+// (workspace: decode_split_workspace_size).
 void launch_decode_split(const AttentionProblem& problem, const AttentionTensors& tensors,
-                         bool paged, DecodeSplitPlan plan, float* partials, cudaStream_t stream);
+                         bool paged, DecodeSplitPlan plan, void* workspace, cudaStream_t stream);
 
-// Merges each pair's non-empty splits' partials into O.
-void launch_split_kv_combine(const AttentionProblem& problem, const AttentionTensors& tensors,
-                             DecodeSplitPlan plan, const float* partials, cudaStream_t stream);
+// The arrival counters (zeroed before the first launch; every launch leaves
+// them zero) and the partials of `plan`.
+AttentionWorkspaceSize decode_split_workspace_size(const AttentionProblem& problem,
+                                                   DecodeSplitPlan plan);
 
 }  // namespace tilesim::kernels::decode

@@ -34,6 +34,9 @@ struct DecodeParams {
 
   // Split partials: [pair][split][row][d] and [pair][split][row]; Stream-K
   // partials: [cta][row][d] and [cta][row] (decode_partials.cuh).
+  // Split kernels: per pair, how many of its splits have written their
+  // partial (the last one merges them and lowers it to 0 again).
+  int* split_arrivals = nullptr;
   float* partial_o = nullptr;
   float* partial_lse = nullptr;
 

@@ -93,8 +93,8 @@ std::size_t decode_partial_bytes(const AttentionProblem& problem, long long slot
          sizeof(float);
 }
 
-std::size_t stream_k_decode_flag_bytes(int ctas) {
-  const auto bytes = static_cast<std::size_t>(ctas) * sizeof(int);
+std::size_t decode_flag_bytes(long long flags) {
+  const auto bytes = static_cast<std::size_t>(flags) * sizeof(int);
   return (bytes + 255) / 256 * 256;
 }
 

@@ -59,8 +59,9 @@ long long decode_total_blocks(const AttentionProblem& problem);  // over every p
 
 // fp32 partial O and log2-sum-exp for `slots` slots of the pair's rows.
 std::size_t decode_partial_bytes(const AttentionProblem& problem, long long slots);
-// Stream-K's flags region (one int per CTA) rounded up to 256 bytes.
-std::size_t stream_k_decode_flag_bytes(int ctas);
+// A workspace's leading flags region (one int per Stream-K CTA, or per pair
+// for the split kernels' arrival counters) rounded up to 256 bytes.
+std::size_t decode_flag_bytes(long long flags);
 
 int current_sm_count();
 

@@ -159,7 +159,7 @@ __device__ Cursor locate_block(const DecodeParams& p, long long target) {
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads) stream_k_decode_kernel(const DecodeParams p) {
   extern __shared__ __align__(128) unsigned char smem[];
-  using Cta = DecodeCta<Cfg, false>;
+  using Cta = DecodeCta<Cfg, 0>;
   const long long first = blockIdx.x * p.total_blocks / gridDim.x;
   const long long end = (blockIdx.x + 1) * p.total_blocks / gridDim.x;
   const auto at = locate_block<Cfg, typename Cta::Cursor>(p, first);
@@ -204,7 +204,7 @@ AttentionWorkspaceSize stream_k_decode_workspace_size(const AttentionProblem& pr
   decode::require_decode_problem(problem, "stream_k_decode");
   const int ctas = decode::stream_k_decode_ctas(problem);
   AttentionWorkspaceSize size;
-  size.zeroed_bytes = decode::stream_k_decode_flag_bytes(ctas);
+  size.zeroed_bytes = decode::decode_flag_bytes(ctas);
   size.bytes = size.zeroed_bytes + decode::decode_partial_bytes(problem, ctas);
   return size;
 }
@@ -216,8 +216,8 @@ int launch_stream_k_decode(const AttentionProblem& problem, const AttentionTenso
   decode::DecodeParams p = decode::make_decode_params(problem, tensors, false);
   p.total_blocks = decode::decode_total_blocks(problem);
   p.flags = static_cast<int*>(workspace);
-  p.partial_o = reinterpret_cast<float*>(static_cast<char*>(workspace) +
-                                         decode::stream_k_decode_flag_bytes(ctas));
+  p.partial_o =
+      reinterpret_cast<float*>(static_cast<char*>(workspace) + decode::decode_flag_bytes(ctas));
   p.partial_lse = p.partial_o + static_cast<long long>(ctas) * p.rows * problem.head_dim;
   decode::visit_decode_config(
       problem.dtype, problem.head_dim, decode::decode_row_tiles(problem), [&](auto cfg) {

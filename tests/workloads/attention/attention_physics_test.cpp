@@ -143,7 +143,11 @@ TEST(AttentionPhysics, SplitKvDecodeIsFasterBecauseFewCtasCannotPullHbm) {
 // Issue 12's Stream-K target, on our kernels: one 128k sequence and 31 of
 // 1k (32 query / 8 KV heads), measured 4.5x faster than split-KV with 2
 // splits and faster than the best fixed split (bench/measurements/
-// h100_sxm_2026-11-26_attention_validation_2_ref.csv).
+// h100_sxm_2026-11-26_attention_validation_2_ref.csv, round-3 kernels). Since
+// round 6 our split-KV merges its splits inside the split kernel (no combine
+// launch), and the model puts 16 splits 2.4% ahead of Stream-K here; not
+// re-measured with the round-6 kernels, so Stream-K is held within 5% of the
+// best fixed split.
 TEST(AttentionPhysics, StreamKDecodeBalancesAVariableLengthBatch) {
   const hw::HardwareSpec spec = h100();
   std::vector<std::int64_t> lens(32, 1024);
@@ -161,7 +165,7 @@ TEST(AttentionPhysics, StreamKDecodeBalancesAVariableLengthBatch) {
     best_split_us = std::min(best_split_us, ours("flash_decoding", splits));
   }
   EXPECT_GE(two_splits_us / stream_k_us, 1.5) << stream_k_us << " us vs " << two_splits_us;
-  EXPECT_LE(stream_k_us, best_split_us) << stream_k_us << " us vs " << best_split_us;
+  EXPECT_LE(stream_k_us, 1.05 * best_split_us) << stream_k_us << " us vs " << best_split_us;
 }
 
 // Decode of long contexts streams the KV cache at HBM's sustained bandwidth
