@@ -89,8 +89,8 @@ struct CtaWorkLabel {
 struct CtaProgram {
   std::vector<CtaWorkLabel> segments;
   std::vector<CtaStep> steps;
-  // This CTA's tensor-core rate relative to the launch's: a persistent CTA
-  // with a fixed list of work keeps its own pace to the end (1 = the launch's).
+  // This CTA's tensor-core rate relative to the launch's (CTAs of one launch
+  // run at unequal paces on a GPU); 1 = the launch's.
   double tensor_speed = 1;
 };
 
