@@ -378,6 +378,32 @@ config::Schema<KernelProfile> kernel_profile_schema() {
           profile.stream_k_order =
               value.text == "head_first" ? StreamKOrder::head_first : StreamKOrder::tail_first;
         });
+  s.add(Param::choice("stream_k_data_parallel_order", {"claimed", "static"})
+            .default_to("claimed")
+            .describe("How a Stream-K kernel's CTAs take the data-parallel tiles of the hybrid "
+                      "modes after their Stream-K work: claimed, whichever CTA is free takes the "
+                      "next tile in raster order (a counter; the simulator dispatches them as "
+                      "CTAs to the first free SM); static, CTA b takes tiles b, b + grid, ... "
+                      "whatever the other CTAs' progress."),
+        [](P& profile, const Value& value) {
+          profile.stream_k_data_parallel_order = value.text == "static"
+                                                     ? StreamKDataParallelOrder::static_list
+                                                     : StreamKDataParallelOrder::claimed;
+        });
+  s.add(Param::number("cta_speed_spread")
+            .range(0, 1)
+            .default_to("0")
+            .by_gpu()
+            .describe("The kernel's CTAs run at unequal paces on a GPU (SM position against the "
+                      "L2, memory stalls) and drift apart instead of walking k in step: each "
+                      "CTA's tensor-core time is 1 + spread x (r - 1/2) of the launch's, r in "
+                      "[0, 1) spread evenly over the launch's CTAs in an order unrelated to "
+                      "their tiles. Fresh CTAs dispatched to the first free SM even it out; a "
+                      "persistent CTA with a fixed list of work (a Stream-K range, a static "
+                      "list of tiles) keeps its pace to the end, so such a launch ends with its "
+                      "slowest CTA, and CTAs that would read a panel together meet less in L2. "
+                      "0: all in step."),
+        into(&P::cta_speed_spread));
   return s;
 }
 

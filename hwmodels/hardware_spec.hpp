@@ -95,6 +95,10 @@ struct LaunchSpec {
 // head_first from its last tile down (every CTA starts at k = 0, so all walk
 // k in step and share A and B in L2 like a data-parallel wave).
 enum class StreamKOrder { tail_first, head_first };
+// How a Stream-K kernel's CTAs take the data-parallel tiles after their
+// Stream-K work: whichever CTA is free claims the next (a counter), or CTA b
+// takes tiles b, b + grid, ... (a fixed list).
+enum class StreamKDataParallelOrder { claimed, static_list };
 
 struct ClusterShape {
   int m = 1;  // CTAs along M that share (multicast) the B tile
@@ -143,6 +147,13 @@ struct KernelProfile {
   // pays it once per step; 0 = none.
   double fixup_handoff_latency_s = 0;
   StreamKOrder stream_k_order = StreamKOrder::tail_first;
+  StreamKDataParallelOrder stream_k_data_parallel_order = StreamKDataParallelOrder::claimed;
+  // The kernel's CTAs run at unequal paces on a GPU (SM position, memory
+  // stalls) and drift apart: their tensor-core time spreads evenly over
+  // (1 +- spread / 2) of the launch's. Fresh CTAs dispatched to the first free
+  // SM even it out; a persistent CTA with a fixed list of work (a Stream-K
+  // range, a static list of tiles) ends with its own pace. 0 = all in step.
+  double cta_speed_spread = 0;
   // Operands whose rows are not 16-byte aligned (k or n not a multiple of 16 B
   // of elements): bytes each thread has in flight in the main loop that loads
   // them through registers, not overlapped with the MMAs (no cp.async or TMA

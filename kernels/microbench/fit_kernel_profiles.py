@@ -69,6 +69,23 @@ HANDOFF_ROWS = {
 ALIGNMENT_ROWS_WGMMA = ["align_1536x2816x2304_wg_dp", "align_1536x2816x2312_wg_dp",
                         "align_1536x2808x2304_wg_dp", "align_1536x2808x2312_wg_dp",
                         "align_4096x3840x4096_wg_dp", "align_4096x3832x4104_wg_dp"]
+# Round 6: CTAs that drift apart (cta_speed_spread, the mma.sync kernel). A
+# persistent grid with a static list of tiles against the data-parallel launch
+# of the same tiles (mechanism calibration), and the Stream-K modes beside
+# data-parallel on layer-like shapes of the schedule calibration and round 5's
+# hybrid rows.
+PERSISTENT_ROWS_REF = ["cal_ref_w2_3072x2816x512_persistent", "cal_ref_w4_3072x5632x512_persistent",
+                       "cal_ref_w8_3072x11264x512_persistent",
+                       "cal_ref_w4_3072x5632x2048_persistent"]
+STREAM_K_SHAPES = ["3072x24576x4096", "6144x12288x2048", "2560x10240x4096", "1024x12288x6144"]
+STREAM_K_MODES = ["dp", "sk_two_tile", "sk_dp_one_tile", "sk_pure"]
+STREAM_K_ROWS_REF = (
+    rows_named(SCHEDULE_CALIBRATION, [f"sched_{s}_ref_{mode}" for s in STREAM_K_SHAPES
+                                      for mode in STREAM_K_MODES])
+    + rows_named(HANDOFF_CALIBRATION, [f"hyb_2048x12288x3584_ref_{mode}"
+                                       for mode in ("dp", "sk_dp_one_tile", "sk_two_tile")]))
+
+
 # The clock calibration's shapes (data-parallel rows, each after a 1 s
 # sustained warm-up: its own steady-state clock, which the power law predicts);
 # 12288^3 is left out only to keep the fit quick (8192^3 is as large in waves).
@@ -93,7 +110,7 @@ FITS = [
         "profile": "tilesim_ref",
         "params": [("tensor_efficiency", "", 0.001, 0.47), ("work_unit_overhead", "us", 0.1, 4.0),
                    ("kernel_overhead", "us", 0.1, 5.0), ("collect_loads_in_flight", "", 1, 4),
-                   ("fixup_handoff_latency", "us", 0.1, 0.6)],
+                   ("fixup_handoff_latency", "us", 0.1, 0.6), ("cta_speed_spread", "", 0.01, 0.1)],
         "rows": rows_named(CALIBRATION, [
             "cal_ref_one_tile_256x128x1024", "cal_ref_one_tile_256x128x4096",
             "cal_ref_w1_3072x1408x512_dp", "cal_ref_w2_3072x2816x512_dp",
@@ -105,7 +122,8 @@ FITS = [
         + rows_named(CLOCK_CALIBRATION, [f"clk_{s}_ref_dp" for s in CLOCK_SHAPES])
         + rows_named(SCHEDULE_CALIBRATION, [f"sched_{s}_ref_{schedule}" for s in SCHEDULE_SHAPES
                                             for schedule in ("dp", "splitk_serial")])
-        + rows_named(HANDOFF_CALIBRATION, HANDOFF_ROWS["ref"]),
+        + rows_named(HANDOFF_CALIBRATION, HANDOFF_ROWS["ref"])
+        + rows_named(CALIBRATION, PERSISTENT_ROWS_REF) + STREAM_K_ROWS_REF,
     },
     {
         "profile": "tilesim_ref_wgmma",
@@ -272,10 +290,16 @@ def main():
     parser.add_argument("--tilesim", required=True, help="the tilesim binary")
     parser.add_argument("--check", action="store_true",
                         help="check that the committed values are the fit")
+    parser.add_argument("--profile", help="only this profile's fit (e.g. tilesim_ref)")
+    parser.add_argument("--gpu", help="only this GPU key's fit (sm90 or h100_sxm.measured)")
     args = parser.parse_args()
     failures = 0
     for fit in FITS:
+        if args.profile and fit["profile"] != args.profile:
+            continue
         for gpu, hw in HARDWARE:
+            if args.gpu and gpu != args.gpu:
+                continue
             objective = Objective(args.tilesim, hw, fit)
             steps = [p[2] for p in fit["params"]]
             if args.check:

@@ -65,8 +65,8 @@ void CtaExecutor::run(int sm, std::uint32_t kernel, double tensor_efficiency, Ct
   RunningCta& cta = running_[index];
   cta.sm = sm;
   cta.kernel = kernel;
-  cta.tensor_efficiency = tensor_efficiency;
   cta.program = std::move(program);
+  cta.tensor_efficiency = tensor_efficiency * cta.program.tensor_speed;
   cta.next_step = 0;
   cta.on_done = std::move(on_done);
   cta.outcome.segments.reserve(cta.program.segments.size());

@@ -89,6 +89,9 @@ struct CtaWorkLabel {
 struct CtaProgram {
   std::vector<CtaWorkLabel> segments;
   std::vector<CtaStep> steps;
+  // This CTA's tensor-core rate relative to the launch's (CTAs of one launch
+  // run at unequal paces on a GPU); 1 = the launch's.
+  double tensor_speed = 1;
 };
 
 // Produces CTA programs on demand, so a grid of thousands of CTAs is never

@@ -115,30 +115,40 @@ hw::HardwareSpec with_stream_k_order(hw::HardwareSpec spec, hw::StreamKOrder ord
   return spec;
 }
 
+hw::HardwareSpec with_data_parallel_order(hw::HardwareSpec spec,
+                                          hw::StreamKDataParallelOrder order) {
+  spec.kernel_profiles.at("library").stream_k_data_parallel_order = order;
+  return spec;
+}
+
 TEST(GemmSchedules, EveryStreamKModeCoversEveryIterationOnce) {
-  for (const hw::StreamKOrder order : {hw::StreamKOrder::tail_first, hw::StreamKOrder::head_first})
-    for (const StreamKMode mode :
-         {StreamKMode::pure, StreamKMode::dp_one_tile, StreamKMode::two_tile}) {
-      const hw::HardwareSpec spec = with_stream_k_order(h100(), order);
-      for (const FixupOrder fixup : {FixupOrder::deterministic, FixupOrder::atomic}) {
-        GemmWorkload workload = gemm(3000, 2000, 1000, "stream_k");
-        workload.stream_k_mode = mode;
-        workload.fixup = fixup;
-        const WorkloadRun run = simulate(workload, spec);
-        // 24 x 8 tiles of 128x256, 16 k-blocks of 64 each.
-        std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> k_blocks_per_tile;
-        for (const gpu::CtaRecord& cta : run.result.ctas) {
-          for (const gpu::SegmentSpan& segment : cta.outcome.segments) {
-            k_blocks_per_tile[{segment.label.tile_row, segment.label.tile_col}] +=
-                segment.label.k_end - segment.label.k_begin;
+  for (const hw::StreamKDataParallelOrder dp_order :
+       {hw::StreamKDataParallelOrder::claimed, hw::StreamKDataParallelOrder::static_list})
+    for (const hw::StreamKOrder order :
+         {hw::StreamKOrder::tail_first, hw::StreamKOrder::head_first})
+      for (const StreamKMode mode :
+           {StreamKMode::pure, StreamKMode::dp_one_tile, StreamKMode::two_tile}) {
+        const hw::HardwareSpec spec =
+            with_data_parallel_order(with_stream_k_order(h100(), order), dp_order);
+        for (const FixupOrder fixup : {FixupOrder::deterministic, FixupOrder::atomic}) {
+          GemmWorkload workload = gemm(3000, 2000, 1000, "stream_k");
+          workload.stream_k_mode = mode;
+          workload.fixup = fixup;
+          const WorkloadRun run = simulate(workload, spec);
+          // 24 x 8 tiles of 128x256, 16 k-blocks of 64 each.
+          std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> k_blocks_per_tile;
+          for (const gpu::CtaRecord& cta : run.result.ctas) {
+            for (const gpu::SegmentSpan& segment : cta.outcome.segments) {
+              k_blocks_per_tile[{segment.label.tile_row, segment.label.tile_col}] +=
+                  segment.label.k_end - segment.label.k_begin;
+            }
+          }
+          ASSERT_EQ(k_blocks_per_tile.size(), 24u * 8) << run.schedule;
+          for (const auto& [tile, k_blocks] : k_blocks_per_tile) {
+            EXPECT_EQ(k_blocks, 16) << run.schedule << " tile " << tile.first << "," << tile.second;
           }
         }
-        ASSERT_EQ(k_blocks_per_tile.size(), 24u * 8) << run.schedule;
-        for (const auto& [tile, k_blocks] : k_blocks_per_tile) {
-          EXPECT_EQ(k_blocks, 16) << run.schedule << " tile " << tile.first << "," << tile.second;
-        }
       }
-    }
 }
 
 // Head first, every Stream-K CTA starts its range at k-block 0 (the head of
@@ -160,6 +170,46 @@ TEST(GemmSchedules, HeadFirstStreamKUnitsAllStartAtKZero) {
   }
   EXPECT_EQ(units_starting_at_zero[hw::StreamKOrder::head_first], 132);
   EXPECT_LT(units_starting_at_zero[hw::StreamKOrder::tail_first], 132 / 6);
+}
+
+// 192 tiles of 128x256 on 132 CTAs: dp_one_tile spreads 60 tiles over the
+// persistent grid, then 132 data-parallel tiles follow. Claimed, they are CTAs
+// of their own (the first free SM takes the next); static, CTA b runs tile b
+// after its Stream-K range, as the mma.sync kernel's loop does.
+TEST(GemmSchedules, StaticDataParallelTilesRunOnThePersistentGrid) {
+  GemmWorkload workload = gemm(3000, 2000, 1000, "stream_k");
+  workload.stream_k_mode = StreamKMode::dp_one_tile;
+  const WorkloadRun claimed =
+      simulate(workload, with_data_parallel_order(h100(), hw::StreamKDataParallelOrder::claimed));
+  const WorkloadRun listed = simulate(
+      workload, with_data_parallel_order(h100(), hw::StreamKDataParallelOrder::static_list));
+  EXPECT_GT(claimed.result.ctas.size(), 132u + 100u);
+  ASSERT_EQ(listed.result.ctas.size(), 132u);
+  for (const gpu::CtaRecord& cta : listed.result.ctas) {
+    ASSERT_FALSE(cta.outcome.segments.empty());
+    const gpu::CtaWorkLabel& last = cta.outcome.segments.back().label;
+    EXPECT_EQ(last.k_end - last.k_begin, 16) << "the last segment is a whole data-parallel tile";
+  }
+}
+
+// Four waves of 128x256 tiles over long k (compute-bound) as static lists on a
+// persistent grid: with CTA paces spread by 20%, the launch ends with its
+// slowest CTA (~10% behind the mean); the data-parallel launch of the same
+// tiles hands the next tile to the first free SM and evens most of it out.
+TEST(GemmSchedules, ASpeedSpreadEndsAStaticListWithItsSlowestCta) {
+  hw::HardwareSpec in_step =
+      with_data_parallel_order(h100(), hw::StreamKDataParallelOrder::static_list);
+  hw::HardwareSpec spread = in_step;
+  spread.kernel_profiles.at("library").cta_speed_spread = 0.2;
+  GemmWorkload persistent = gemm(3072, 5632, 8192, "stream_k");  // 24 x 22 = 4 x 132 tiles
+  persistent.stream_k_mode = StreamKMode::dp_one_tile;
+  const GemmWorkload launched = gemm(3072, 5632, 8192, "data_parallel");
+  const double persistent_ratio = simulate(persistent, spread).result.time_us() /
+                                  simulate(persistent, in_step).result.time_us();
+  const double launched_ratio =
+      simulate(launched, spread).result.time_us() / simulate(launched, in_step).result.time_us();
+  EXPECT_GT(persistent_ratio, 1.07) << "data-parallel launch: " << launched_ratio;
+  EXPECT_GT(persistent_ratio, launched_ratio + 0.03) << "data-parallel launch: " << launched_ratio;
 }
 
 }  // namespace

@@ -22,6 +22,7 @@ class DataParallelPrograms final : public gpu::CtaProgramSource {
     const std::uint16_t segment = builder_.begin_segment(program, *tile, 0, builder_.k_blocks());
     builder_.add_main_loop(program, segment, *tile, 0, builder_.k_blocks(), true);
     builder_.add_epilogue(program, segment, *tile);
+    program.tensor_speed = builder_.cta_pace(cta_index);
     return program;
   }
 

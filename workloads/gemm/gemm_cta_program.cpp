@@ -105,6 +105,14 @@ gpu::CtaStep GemmCtaProgramBuilder::mma_step(double k_blocks, std::uint16_t segm
   return step;
 }
 
+// r in [0, 1) from the golden-ratio sequence over the CTA index: even over any
+// number of CTAs, unrelated to the order of their tiles.
+double GemmCtaProgramBuilder::cta_pace(std::int64_t cta_index) const {
+  constexpr double kGoldenRatioFraction = 0.6180339887498949;
+  const double r = std::fmod(static_cast<double>(cta_index + 1) * kGoldenRatioFraction, 1.0);
+  return 1 / (1 + kernel_.cta_speed_spread * (r - 0.5));
+}
+
 std::uint16_t GemmCtaProgramBuilder::begin_segment(gpu::CtaProgram& program, TileCoord tile,
                                                    std::int64_t k_block_begin,
                                                    std::int64_t k_block_end) const {

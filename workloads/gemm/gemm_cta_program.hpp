@@ -42,6 +42,10 @@ class GemmCtaProgramBuilder {
     return static_cast<std::uint32_t>(tile.row * tile_cols_ + tile.col);
   }
 
+  // The tensor speed of the launch's CTA `cta_index` (the profile's CTA
+  // speed spread; 1 without one).
+  double cta_pace(std::int64_t cta_index) const;
+
   // Starts a segment (a tile and k-range) of `program`; returns its index.
   std::uint16_t begin_segment(gpu::CtaProgram& program, TileCoord tile, std::int64_t k_block_begin,
                               std::int64_t k_block_end) const;

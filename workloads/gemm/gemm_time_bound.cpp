@@ -16,8 +16,10 @@ double gemm_time_lower_bound_s(const GemmProblem& problem, const hw::KernelProfi
   const double output_bytes = m * n * hw::bytes_per_element(problem.output_type);
 
   const bool on_tensor_cores = problem.input_type != hw::DataType::fp32;
+  // At the fastest CTA's pace (cta_speed_spread): no CTA's MMAs run faster.
+  const double fastest_pace = 1 / (1 - kernel.cta_speed_spread / 2);
   const double sm_flops_per_s = spec.sm_mma_flops_per_s(problem.input_type) *
-                                (on_tensor_cores ? kernel.tensor_efficiency : 1.0);
+                                (on_tensor_cores ? kernel.tensor_efficiency * fastest_pace : 1.0);
   const double compute_s = problem.flops() / (spec.sm.count * sm_flops_per_s);
 
   // Each tile column reads all of A, each tile row all of B.

@@ -29,28 +29,49 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
         partition_(workload.stream_k_mode, builder_.tile_count(), builder_.k_blocks(),
                    persistent_ctas, min_iterations_per_unit(workload.fixup, builder_.k_blocks())),
         fixup_(workload.fixup),
-        head_first_(kernel.stream_k_order == hw::StreamKOrder::head_first) {}
+        head_first_(kernel.stream_k_order == hw::StreamKOrder::head_first),
+        static_data_parallel_(kernel.stream_k_data_parallel_order ==
+                              hw::StreamKDataParallelOrder::static_list),
+        persistent_ctas_(persistent_ctas) {}
 
+  // Claimed: the Stream-K units, then one CTA per data-parallel tile (the
+  // first free SM takes it, as the kernel's counter hands it out). Static: the
+  // kernel's grid, each CTA with its Stream-K range and then its fixed list.
   std::int64_t cta_count() const {
+    if (static_data_parallel_) {
+      return std::max(partition_.stream_k_units(),
+                      std::min(persistent_ctas_, partition_.data_parallel_tiles()));
+    }
     return partition_.stream_k_units() + partition_.data_parallel_tiles();
   }
 
   gpu::CtaProgram program(std::int64_t cta_index) const override {
     gpu::CtaProgram program;
-    if (cta_index < partition_.stream_k_units()) {
-      add_stream_k_unit(program, cta_index);
-    } else {
-      const TileCoord tile =
-          tile_at(partition_.stream_k_tiles() + cta_index - partition_.stream_k_units());
-      const std::uint16_t segment = builder_.begin_segment(program, tile, 0, builder_.k_blocks());
-      builder_.add_main_loop(program, segment, tile, 0, builder_.k_blocks(), true);
-      builder_.add_epilogue(program, segment, tile);
+    const bool stream_k_unit = cta_index < partition_.stream_k_units();
+    if (stream_k_unit) add_stream_k_unit(program, cta_index);
+    if (static_data_parallel_) {
+      // The kernel's loop: tiles b, b + grid, ... of the data-parallel ones.
+      for (std::int64_t tile = cta_index; tile < partition_.data_parallel_tiles();
+           tile += cta_count()) {
+        add_data_parallel_tile(program, partition_.stream_k_tiles() + tile);
+      }
+    } else if (!stream_k_unit) {
+      add_data_parallel_tile(program,
+                             partition_.stream_k_tiles() + cta_index - partition_.stream_k_units());
     }
+    program.tensor_speed = builder_.cta_pace(cta_index);
     return program;
   }
 
  private:
   TileCoord tile_at(std::int64_t order) const { return *rasterizer_.tile_of(order); }
+
+  void add_data_parallel_tile(gpu::CtaProgram& program, std::int64_t order) const {
+    const TileCoord tile = tile_at(order);
+    const std::uint16_t segment = builder_.begin_segment(program, tile, 0, builder_.k_blocks());
+    builder_.add_main_loop(program, segment, tile, 0, builder_.k_blocks(), true);
+    builder_.add_epilogue(program, segment, tile);
+  }
 
   // tail_first walks the unit's range upward; head_first from its last tile
   // down: that tile's head (from k = 0) first, its first tile's tail last.
@@ -136,6 +157,8 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
   StreamKPartition partition_;
   FixupOrder fixup_;
   bool head_first_;
+  bool static_data_parallel_;
+  std::int64_t persistent_ctas_;
 };
 
 }  // namespace

@@ -1,8 +1,10 @@
 #pragma once
 // Stream-K GEMM (Osama et al., PPoPP 2023): the MAC iterations of the Stream-K
 // tiles are divided evenly over a persistent grid of SMs x occupancy units,
-// crossing tile boundaries; data-parallel tiles (hybrid modes) follow as
-// ordinary CTAs. A unit that covers a tile's first iterations owns the tile:
+// crossing tile boundaries; data-parallel tiles (hybrid modes) follow, as
+// CTAs of their own (a kernel whose CTAs claim them from a counter) or as each
+// persistent CTA's fixed list b, b + grid, ... (the profile's
+// stream_k_data_parallel_order). A unit that covers a tile's first iterations owns the tile:
 // it waits on the tile's flag for the peers that covered the rest (each wrote
 // an fp32 partial to the workspace and raised the flag), adds their partials
 // and stores the output. Peers add in (reverse) k order behind a turnstile
