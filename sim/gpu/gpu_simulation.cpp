@@ -54,10 +54,11 @@ class GpuRun {
         spec_(spec),
         resources_(simulator_, spec),
         scheduler_(spec.sm),
-        executor_(simulator_, resources_, spec, options.attribute_time),
+        executor_(simulator_, resources_, spec, options.attribute_time, options.fast_forward_units),
         dependency_gap_(dependency_gap(spec.launch)),
         attribute_time_(options.attribute_time),
-        fast_forward_waves_(options.fast_forward_waves) {
+        fast_forward_waves_(options.fast_forward_waves),
+        moves_times_(options.fast_forward_waves || options.fast_forward_units) {
     simulator_.set_effort_limit(options.max_effort_events);
     if (options.record_bandwidth) {
       resources_.network().set_reallocation_observer([this] { sample_bandwidth(); });
@@ -203,6 +204,10 @@ class GpuRun {
         for (std::int64_t i = 0; i < group; ++i) start_cta(index, state.next_cta++);
       }
     }
+    // A persistent grid's units are skipped only once nothing else can start.
+    executor_.allow_unit_skips(may_fast_forward() &&
+                               kernels_[active_.front()].next_cta ==
+                                   kernels_[active_.front()].launch->cta_count);
   }
 
   void start_cta(std::size_t kernel_index, std::int64_t cta_index) {
@@ -219,21 +224,20 @@ class GpuRun {
     // in force now (a fast-forward later leaves it alone).
     record.dispatched = simulator_.now();
     CtaProgram program = state.launch->programs->program(cta_index);
-    if (fast_forward_) {
-      fast_forward_->note_dispatched(kernel_index, cta_index, program);
-      running_offsets_[record_slot] = offset();
-    }
+    if (fast_forward_) fast_forward_->note_dispatched(kernel_index, cta_index, program);
+    if (moves_times_) running_offsets_[record_slot] = offset();
     executor_.run(placement.sm, static_cast<std::uint32_t>(kernel_index), state.tensor_efficiency,
                   std::move(program), sim::SimTime::from_seconds(spec_.launch.cta_dispatch_s),
-                  [this, record_slot](CtaOutcome&& outcome, const CtaTimeUses& time_use) {
-                    finish_cta(record_slot, std::move(outcome), time_use);
+                  [this, record_slot](CtaOutcome&& outcome, const CtaTimeUses& time_use,
+                                      sim::SimTime skipped_time) {
+                    finish_cta(record_slot, std::move(outcome), time_use, skipped_time);
                   });
   }
 
   std::uint32_t take_record_slot() {
     if (free_record_slots_.empty()) {
       running_ctas_.emplace_back();
-      if (fast_forward_) running_offsets_.emplace_back();
+      if (moves_times_) running_offsets_.emplace_back();
       return static_cast<std::uint32_t>(running_ctas_.size() - 1);
     }
     const std::uint32_t slot = free_record_slots_.back();
@@ -241,7 +245,8 @@ class GpuRun {
     return slot;
   }
 
-  void finish_cta(std::uint32_t record_slot, CtaOutcome&& outcome, const CtaTimeUses& time_use) {
+  void finish_cta(std::uint32_t record_slot, CtaOutcome&& outcome, const CtaTimeUses& time_use,
+                  sim::SimTime skipped_time) {
     CtaRecord record = std::move(running_ctas_[record_slot]);
     running_ctas_[record_slot] = {};
     free_record_slots_.push_back(record_slot);
@@ -250,10 +255,11 @@ class GpuRun {
     scheduler_.release({record.sm, record.slot}, state.demand);
     record.finished = simulator_.now();
     record.outcome = std::move(outcome);
-    if (fast_forward_) {
+    if (moves_times_) {
       shift_times(record, running_offsets_[record_slot]);
-      fast_forward_->note_finished(record, time_use);
+      record.finished += skipped_time;  // its outcome's later times are moved already
     }
+    if (fast_forward_) fast_forward_->note_finished(record, time_use);
     KernelRecord& kernel = result_.kernels[kernel_index];
     kernel.traffic += record.outcome.traffic;
     kernel.flops += record.outcome.flops;
@@ -308,7 +314,11 @@ class GpuRun {
     }
   }
 
-  sim::SimTime offset() const { return fast_forward_ ? fast_forward_->offset() : sim::SimTime{}; }
+  // Added to engine times: the waves and the units skipped so far.
+  sim::SimTime offset() const {
+    return (fast_forward_ ? fast_forward_->offset() : sim::SimTime{}) +
+           executor_.skipped_unit_time();
+  }
 
   // A skip moves every later time, so only while one kernel runs and no other
   // has a launch or start still to come.
@@ -326,6 +336,7 @@ class GpuRun {
   sim::SimTime dependency_gap_;
   bool attribute_time_;
   bool fast_forward_waves_;
+  bool moves_times_;  // a fast-forward may move later times: records keep their offsets
   std::optional<WaveFastForward> fast_forward_;  // with fast_forward_waves_ only
   std::vector<KernelState> kernels_;
   std::size_t arrived_kernels_ = 0;

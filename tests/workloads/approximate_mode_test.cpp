@@ -1,7 +1,8 @@
 // Approximate mode (docs/model.md, "Approximate mode") against the exact
-// engine on a representative subset: its two parts, wave fast-forward and the
-// estimated power-law load, each within a stated bound of the exact time and
-// bytes; bench/approximate/error_table.csv covers every shipped study.
+// engine on a representative subset: its three parts, wave fast-forward, unit
+// fast-forward and the estimated power-law load, each within a stated bound of
+// the exact time and bytes; bench/approximate/error_table.csv covers every
+// shipped study.
 
 #include <gtest/gtest.h>
 
@@ -16,15 +17,26 @@ namespace {
 
 using testing::gemm;
 
+gpu::SimulationResult simulate(const GemmWorkload& workload,
+                               const gpu::SimulationOptions& options) {
+  auto run = simulate_gemm(workload, testing::shipped_hardware("h100_sxm"),
+                           builtin_gemm_schedules(), options);
+  EXPECT_TRUE(run.ok()) << run.diagnostics.format();
+  return run.value->result;
+}
+
 gpu::SimulationResult simulate(const GemmWorkload& workload, bool fast_forward_waves,
                                bool estimate_power_load) {
   gpu::SimulationOptions options;
   options.fast_forward_waves = fast_forward_waves;
   options.estimate_power_load = estimate_power_load;
-  auto run = simulate_gemm(workload, testing::shipped_hardware("h100_sxm"),
-                           builtin_gemm_schedules(), options);
-  EXPECT_TRUE(run.ok()) << run.diagnostics.format();
-  return run.value->result;
+  return simulate(workload, options);
+}
+
+gpu::SimulationResult simulate_units_skipped(const GemmWorkload& workload) {
+  gpu::SimulationOptions options;
+  options.fast_forward_units = true;
+  return simulate(workload, options);
 }
 
 void expect_within(double approximate, double exact, double bound, const char* what) {
@@ -82,6 +94,45 @@ TEST(ApproximateMode, GridsWithFlagsAreNotFastForwarded) {
   const gpu::SimulationResult exact = simulate(workload, false, false);
   const gpu::SimulationResult fast = simulate(workload, true, false);
   EXPECT_EQ(fast.end(), exact.end());
+}
+
+// 8192^3 pure Stream-K: 132 persistent CTAs of ~15.5 tiles each; once every
+// CTA's last 4 whole tiles agree, each skips all but its last whole tile before
+// its fixups.
+TEST(ApproximateMode, UnitFastForwardSkipsSteadyStreamKTilesWithinHalfAPercent) {
+  GemmWorkload workload = gemm(8192, 8192, 8192, "stream_k");
+  workload.stream_k_mode = StreamKMode::pure;
+  const gpu::SimulationResult exact = simulate(workload, false, false);
+  const gpu::SimulationResult fast = simulate_units_skipped(workload);
+  EXPECT_LT(fast.events * 2, exact.events);
+  expect_within(fast.time_us(), exact.time_us(), 0.005, "time_us");
+  EXPECT_DOUBLE_EQ(fast.traffic().l2_read_bytes, exact.traffic().l2_read_bytes);
+  EXPECT_DOUBLE_EQ(fast.traffic().write_bytes, exact.traffic().write_bytes);
+  expect_within(fast.traffic().hbm_read_bytes, exact.traffic().hbm_read_bytes, 0.01, "HBM bytes");
+  EXPECT_DOUBLE_EQ(fast.flops(), exact.flops());
+  expect_within(fast.sm_utilization(), exact.sm_utilization(), 0.005, "SM utilization");
+  // A skipping CTA keeps its record: every segment, in order, inside its residency.
+  ASSERT_EQ(fast.ctas.size(), exact.ctas.size());
+  for (std::size_t i = 0; i < fast.ctas.size(); ++i) {
+    const gpu::CtaRecord& cta = fast.ctas[i];
+    ASSERT_EQ(cta.outcome.segments.size(), exact.ctas[i].outcome.segments.size());
+    sim::SimTime previous_end = cta.dispatched;
+    for (const gpu::SegmentSpan& segment : cta.outcome.segments) {
+      EXPECT_GE(segment.span.begin, previous_end);
+      EXPECT_GT(segment.span.end, segment.span.begin);
+      previous_end = segment.span.end;
+    }
+    EXPECT_LE(previous_end, cta.finished);
+  }
+  EXPECT_EQ(fast.kernels.front().end, fast.end());
+  // Deterministic.
+  EXPECT_EQ(simulate_units_skipped(workload).end(), fast.end());
+}
+
+// Two-tile Stream-K's units cover one or two tiles: nothing steady to skip.
+TEST(ApproximateMode, UnitFastForwardLeavesShortUnitsAlone) {
+  const GemmWorkload workload = gemm(8192, 8192, 8192, "stream_k");
+  EXPECT_EQ(simulate_units_skipped(workload).end(), simulate(workload, false, false).end());
 }
 
 // The estimated load's clock, on large bf16 GEMMs of the library profile.
