@@ -47,10 +47,14 @@ class GpuRun {
  public:
   // clock_fractions: per kernel, the fraction of sm.clock its tensor work runs
   // at; empty: from the busy SMs (HardwareSpec::tensor_clock_fraction).
+  // prebuilt_programs: per kernel, the programs of its first CTAs, built
+  // already (by the load estimate); the others are built as CTAs start.
   GpuRun(const KernelPlan& plan, const hw::HardwareSpec& spec, const SimulationOptions& options,
-         std::vector<double> clock_fractions)
+         std::vector<double> clock_fractions,
+         std::vector<std::vector<CtaProgram>> prebuilt_programs = {})
       : plan_(plan),
         clock_fractions_(std::move(clock_fractions)),
+        prebuilt_programs_(std::move(prebuilt_programs)),
         spec_(spec),
         resources_(simulator_, spec),
         scheduler_(spec.sm),
@@ -223,7 +227,7 @@ class GpuRun {
     // Engine time until the CTA ends; finish_cta moves its times by the offset
     // in force now (a fast-forward later leaves it alone).
     record.dispatched = simulator_.now();
-    CtaProgram program = state.launch->programs->program(cta_index);
+    CtaProgram program = take_program(kernel_index, cta_index);
     if (fast_forward_) fast_forward_->note_dispatched(kernel_index, cta_index, program);
     if (moves_times_) running_offsets_[record_slot] = offset();
     executor_.run(placement.sm, static_cast<std::uint32_t>(kernel_index), state.tensor_efficiency,
@@ -232,6 +236,14 @@ class GpuRun {
                                       sim::SimTime skipped_time) {
                     finish_cta(record_slot, std::move(outcome), time_use, skipped_time);
                   });
+  }
+
+  CtaProgram take_program(std::size_t kernel, std::int64_t cta) {
+    if (kernel < prebuilt_programs_.size() &&
+        static_cast<std::size_t>(cta) < prebuilt_programs_[kernel].size()) {
+      return std::move(prebuilt_programs_[kernel][static_cast<std::size_t>(cta)]);
+    }
+    return kernels_[kernel].launch->programs->program(cta);
   }
 
   std::uint32_t take_record_slot() {
@@ -328,6 +340,7 @@ class GpuRun {
 
   const KernelPlan& plan_;
   std::vector<double> clock_fractions_;
+  std::vector<std::vector<CtaProgram>> prebuilt_programs_;  // taken as CTAs start
   const hw::HardwareSpec& spec_;
   sim::Simulator simulator_;
   GpuResources resources_;
@@ -358,17 +371,23 @@ SimulationOverBudget::SimulationOverBudget(double effort_events)
 
 namespace {
 
-// Approximate mode: each kernel's clock from its estimated load.
-std::vector<double> estimated_clock_fractions(const KernelPlan& plan,
-                                              const hw::HardwareSpec& spec) {
+// Approximate mode: each kernel's clock from its estimated load, and the
+// programs the estimate built.
+struct EstimatedClocks {
   std::vector<double> fractions;
-  fractions.reserve(plan.kernels.size());
+  std::vector<std::vector<CtaProgram>> programs;
+};
+
+EstimatedClocks estimated_clocks(const KernelPlan& plan, const hw::HardwareSpec& spec) {
+  EstimatedClocks clocks;
+  clocks.fractions.reserve(plan.kernels.size());
   for (const KernelLaunch& launch : plan.kernels) {
-    const hw::KernelLoad load = estimate_kernel_load(launch, spec);
-    fractions.push_back(hw::power_limited_clock_hz(spec.power, spec.sm.clock_hz, load) /
-                        spec.sm.clock_hz);
+    KernelLoadEstimate estimate = estimate_kernel_load(launch, spec);
+    clocks.fractions.push_back(
+        hw::power_limited_clock_hz(spec.power, spec.sm.clock_hz, estimate.load) / spec.sm.clock_hz);
+    clocks.programs.push_back(std::move(estimate.programs));
   }
-  return fractions;
+  return clocks;
 }
 
 }  // namespace
@@ -377,8 +396,9 @@ SimulationResult simulate(const KernelPlan& plan, const hw::HardwareSpec& spec,
                           const SimulationOptions& options) {
   if (spec.power.limit_w <= 0) return GpuRun(plan, spec, options, {}).run();
   if (options.estimate_power_load) {
-    std::vector<double> fractions = estimated_clock_fractions(plan, spec);
-    return GpuRun(plan, spec, options, std::move(fractions)).run();
+    EstimatedClocks clocks = estimated_clocks(plan, spec);
+    return GpuRun(plan, spec, options, std::move(clocks.fractions), std::move(clocks.programs))
+        .run();
   }
   // The power law: a first run with every kernel at sm.clock measures each
   // kernel's load (busy SMs, tensor flops and DRAM bytes per second); the clock
