@@ -23,6 +23,7 @@
 // without). Not exact: the period is a mean, and for up to one unit some CTAs
 // run a unit of after the skip beside others' units of before it.
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -45,7 +46,7 @@ struct UnitSkip {
 
 class UnitFastForward {
  public:
-  static constexpr int kAgreeingUnits = 4;
+  static constexpr std::size_t kAgreeingUnits = 4;
   static constexpr double kTolerance = 0.02;  // relative to the units' mean
   static constexpr std::int64_t kTailUnits = 1;
 
@@ -72,12 +73,19 @@ class UnitFastForward {
     MemoryTraffic traffic;
     CtaTimeUses time_use;
   };
+  static constexpr std::size_t kKeptStarts = kAgreeingUnits + 1;
   struct CtaUnits {
-    std::vector<Unit> units;
-    std::vector<UnitStart> starts;  // the last kAgreeingUnits + 1
+    std::vector<Unit> units;                    // cleared, not freed, between the slot's CTAs
+    std::array<UnitStart, kKeptStarts> starts;  // a ring of the last kKeptStarts
+    std::size_t start_count = 0;                // ever recorded
     bool running = false;
     bool steady = false;
     bool skipped = false;
+    // The i-th of the kept starts, oldest first (once kKeptStarts are kept).
+    const UnitStart& kept(std::size_t i) const {
+      return starts[(start_count - kKeptStarts + i) % kKeptStarts];
+    }
+    const UnitStart& latest() const { return starts[(start_count - 1) % kKeptStarts]; }
   };
 
   bool is_steady(const CtaUnits& cta) const;
