@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -42,6 +43,12 @@ int busy_sms(const KernelLaunch& launch, const KernelRecord& record, int sm_coun
       sm_count, (launch.cta_count + record.ctas_per_sm - 1) / record.ctas_per_sm));
 }
 
+// Whether a finished run's time passes `limit_s`.
+bool ran_past(const SimulationResult& result, double limit_s) {
+  return limit_s < std::numeric_limits<double>::infinity() &&
+         result.end() - result.start() > sim::SimTime::from_seconds(limit_s);
+}
+
 // One simulation: owns the engine and the GPU's state for the plan's lifetime.
 class GpuRun {
  public:
@@ -61,6 +68,7 @@ class GpuRun {
         executor_(simulator_, resources_, spec, options.attribute_time, options.fast_forward_units),
         dependency_gap_(dependency_gap(spec.launch)),
         attribute_time_(options.attribute_time),
+        stop_after_s_(options.stop_after_s),
         fast_forward_waves_(options.fast_forward_waves),
         moves_times_(options.fast_forward_waves || options.fast_forward_units) {
     simulator_.set_effort_limit(options.max_effort_events);
@@ -91,13 +99,20 @@ class GpuRun {
       simulator_.schedule_at(timings[i].arrival, sim::EventPriority::normal,
                              [this, i] { kernel_arrived(i); });
     }
-    if (!simulator_.run()) throw SimulationOverBudget(simulator_.effort());
+    if (!simulator_.run()) {
+      if (!simulator_.past_time_limit()) throw SimulationOverBudget(simulator_.effort());
+      result_.stopped = true;
+      return std::move(result_);
+    }
     for (std::size_t i = 0; i < kernels_.size(); ++i) {
       if (!kernels_[i].finished) {
         throw std::logic_error("simulation ended with unfinished CTAs in " + plan_.kernels[i].name);
       }
     }
     result_.events = simulator_.events_processed();
+    // A fast-forward moves results ahead of engine time: a run can end past
+    // its limit without the engine's seeing it.
+    result_.stopped = ran_past(result_, stop_after_s_);
     if (fast_forward_) fast_forward_->add_skipped(result_);
     return std::move(result_);
   }
@@ -216,7 +231,15 @@ class GpuRun {
 
   void start_cta(std::size_t kernel_index, std::int64_t cta_index) {
     KernelState& state = kernels_[kernel_index];
-    if (cta_index == 0) result_.kernels[kernel_index].start = simulator_.now() + offset();
+    if (cta_index == 0) {
+      result_.kernels[kernel_index].start = simulator_.now() + offset();
+      // Engine times never run ahead of the result's (a fast-forward only
+      // adds), so stopping on engine time never stops a run that would end in time.
+      if (!time_limit_set_ && stop_after_s_ < std::numeric_limits<double>::infinity()) {
+        simulator_.set_time_limit(simulator_.now() + sim::SimTime::from_seconds(stop_after_s_));
+      }
+      time_limit_set_ = true;
+    }
     const CtaPlacement placement = *scheduler_.place(state.demand);
     const std::uint32_t record_slot = take_record_slot();
     CtaRecord& record = running_ctas_[record_slot];
@@ -348,6 +371,8 @@ class GpuRun {
   CtaExecutor executor_;
   sim::SimTime dependency_gap_;
   bool attribute_time_;
+  double stop_after_s_;
+  bool time_limit_set_ = false;  // at the first CTA's dispatch
   bool fast_forward_waves_;
   bool moves_times_;  // a fast-forward may move later times: records keep their offsets
   std::optional<WaveFastForward> fast_forward_;  // with fast_forward_waves_ only
@@ -404,8 +429,11 @@ SimulationResult simulate(const KernelPlan& plan, const hw::HardwareSpec& spec,
   // kernel's load (busy SMs, tensor flops and DRAM bytes per second); the clock
   // at which that load fits the limit is the one the second run uses. When
   // every kernel fits at sm.clock, the first run is the answer.
+  // The first run is never stopped early: its load sets the clock.
   const std::vector<double> at_max(plan.kernels.size(), 1.0);
-  SimulationResult probe = GpuRun(plan, spec, options, at_max).run();
+  SimulationOptions probe_options = options;
+  probe_options.stop_after_s = std::numeric_limits<double>::infinity();
+  SimulationResult probe = GpuRun(plan, spec, probe_options, at_max).run();
   std::vector<double> fractions;
   fractions.reserve(plan.kernels.size());
   for (std::size_t i = 0; i < plan.kernels.size(); ++i) {
@@ -421,7 +449,11 @@ SimulationResult simulate(const KernelPlan& plan, const hw::HardwareSpec& spec,
     fractions.push_back(hw::power_limited_clock_hz(spec.power, spec.sm.clock_hz, load) /
                         spec.sm.clock_hz);
   }
-  if (fractions == at_max) return probe;
+  if (fractions == at_max) {
+    // The probe is the answer, judged against the limit the caller set.
+    probe.stopped = ran_past(probe, options.stop_after_s);
+    return probe;
+  }
   return GpuRun(plan, spec, options, std::move(fractions)).run();
 }
 
