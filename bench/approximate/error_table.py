@@ -9,8 +9,10 @@ Runs each study of configs/studies and kernels/studies with `tilesim simulate
 exact and once with --approximate, and writes one CSV row per file: the
 predicted times compared (every workload's time_us; every *_us column of a
 sweep row but idle time and launch gaps), their largest and mean relative error, and the CPU seconds of
-both processes (YAML loading included) with their ratio. Prints a Markdown
-table of the same (bench/README.md keeps it).
+both processes (YAML loading included) with their ratio; and the same errors
+over the times of Stream-K and split-K rows alone (their schedule names
+stream_k or split_k, `auto`'s choice included: where the unit fast-forward
+acts). Prints Markdown tables of both (bench/README.md keeps them).
 """
 
 import argparse
@@ -37,21 +39,39 @@ def run(command):
     return out, cpu_s
 
 
+def is_stream_k_or_split_k(schedule):
+    return "stream_k" in schedule or "split_k" in schedule
+
+
 def study_times(tilesim, path, approximate):
+    """Predicted times, whether each is a Stream-K/split-K row's, and the CPU seconds."""
     out, cpu_s = run([tilesim, "simulate", str(path), "--json", "-"] +
                      (["--approximate"] if approximate else []))
-    return [result["time_us"] for result in json.loads(out)["results"]], cpu_s
+    results = json.loads(out)["results"]
+    return ([result["time_us"] for result in results],
+            [is_stream_k_or_split_k(result.get("schedule", "")) for result in results], cpu_s)
 
 
 def sweep_times(tilesim, path, approximate):
     out, cpu_s = run([tilesim, "sweep", str(path), "-j", "1", "--csv", "-"] +
                      (["--approximate"] if approximate else []))
     times = []
+    split = []
     for row in csv.DictReader(io.StringIO(out)):
-        times += [float(value) for key, value in row.items()
-                  if key.endswith("_us") and key not in NOT_PREDICTED_TIMES
-                  and value not in ("", "nan")]
-    return times, cpu_s
+        row_times = [float(value) for key, value in row.items()
+                     if key.endswith("_us") and key not in NOT_PREDICTED_TIMES
+                     and value not in ("", "nan")]
+        times += row_times
+        split += [is_stream_k_or_split_k(row.get("schedule") or "")] * len(row_times)
+    return times, split, cpu_s
+
+
+def error_columns(prefix, errors):
+    return {
+        f"{prefix}times": len(errors),
+        f"{prefix}max_rel_error_pct": f"{100 * max(errors, default=0):.3f}",
+        f"{prefix}mean_rel_error_pct": f"{100 * sum(errors) / max(len(errors), 1):.3f}",
+    }
 
 
 def main():
@@ -65,19 +85,18 @@ def main():
     rows = []
     for kind, path in inputs:
         measure = study_times if kind == "study" else sweep_times
-        exact, exact_cpu_s = measure(args.tilesim, path, False)
-        approximate, approximate_cpu_s = measure(args.tilesim, path, True)
+        exact, split, exact_cpu_s = measure(args.tilesim, path, False)
+        approximate, _, approximate_cpu_s = measure(args.tilesim, path, True)
         assert len(exact) == len(approximate), path
-        errors = [abs(a / e - 1) for a, e in zip(approximate, exact) if e > 0]
+        pairs = [(abs(a / e - 1), s) for a, e, s in zip(approximate, exact, split) if e > 0]
         rows.append({
             "file": str(path.relative_to(ROOT)),
             "kind": kind,
-            "times": len(errors),
-            "max_rel_error_pct": f"{100 * max(errors, default=0):.3f}",
-            "mean_rel_error_pct": f"{100 * sum(errors) / max(len(errors), 1):.3f}",
+            **error_columns("", [error for error, _ in pairs]),
             "exact_cpu_s": f"{exact_cpu_s:.3f}",
             "approximate_cpu_s": f"{approximate_cpu_s:.3f}",
             "speed_ratio": f"{exact_cpu_s / max(approximate_cpu_s, 1e-3):.2f}",
+            **error_columns("stream_k_split_k_", [error for error, s in pairs if s]),
         })
         print(f"{path.name}: max {rows[-1]['max_rel_error_pct']}%", file=sys.stderr)
     with open(args.csv, "w", newline="", encoding="utf-8") as file:
@@ -90,6 +109,16 @@ def main():
         print(f"| {row['file']} | {row['times']} | {row['max_rel_error_pct']}% | "
               f"{row['mean_rel_error_pct']}% | {row['exact_cpu_s']} | "
               f"{row['approximate_cpu_s']} | {row['speed_ratio']} |")
+    print()
+    print("Stream-K and split-K rows:")
+    print()
+    print("| file | times | max error | mean error |")
+    print("|---|---:|---:|---:|")
+    for row in rows:
+        if row["stream_k_split_k_times"]:
+            print(f"| {row['file']} | {row['stream_k_split_k_times']} | "
+                  f"{row['stream_k_split_k_max_rel_error_pct']}% | "
+                  f"{row['stream_k_split_k_mean_rel_error_pct']}% |")
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ void Simulator::schedule_at(SimTime when, EventPriority priority, Action action)
 
 bool Simulator::run() {
   while (!queue_.empty()) {
-    if (effort() > effort_limit_) return false;
+    if (effort() > effort_limit_ || queue_.front().when > time_limit_) return false;
     std::pop_heap(queue_.begin(), queue_.end(), RunsLater{});
     const Key key = queue_.back();
     queue_.pop_back();

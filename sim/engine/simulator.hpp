@@ -30,7 +30,8 @@ class Simulator {
     schedule_at(now_ + delay, priority, std::move(action));
   }
   // Runs until the queue is empty (true), or until effort() exceeds the
-  // limit (false: the remaining events are left in the queue).
+  // limit or the next event lies past the time limit (false: the remaining
+  // events are left in the queue; past_time_limit() says which).
   bool run();
   std::uint64_t events_processed() const { return events_processed_; }
 
@@ -46,6 +47,9 @@ class Simulator {
            static_cast<double>(operations_) / kOperationsPerEvent;
   }
   void set_effort_limit(double limit) { effort_limit_ = limit; }
+  // Events after `limit` are not run.
+  void set_time_limit(SimTime limit) { time_limit_ = limit; }
+  bool past_time_limit() const { return !queue_.empty() && queue_.front().when > time_limit_; }
 
  private:
   // The heap orders small keys; actions wait in slots, so sifting moves 24
@@ -69,6 +73,7 @@ class Simulator {
   std::uint64_t events_processed_ = 0;
   std::uint64_t operations_ = 0;
   double effort_limit_ = std::numeric_limits<double>::infinity();
+  SimTime time_limit_ = SimTime::infinite();
 };
 
 }  // namespace tilesim::sim

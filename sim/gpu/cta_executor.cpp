@@ -9,13 +9,14 @@ constexpr double kPsPerSecond = 1e12;
 }  // namespace
 
 CtaExecutor::CtaExecutor(sim::Simulator& simulator, GpuResources& resources,
-                         const hw::HardwareSpec& spec, bool attribute_time)
+                         const hw::HardwareSpec& spec, bool attribute_time, bool fast_forward_units)
     : simulator_(simulator),
       resources_(resources),
       spec_(spec),
       attribute_time_(attribute_time),
       l2_(spec.l2.reuse_capacity_bytes()),
       flags_(simulator) {
+  if (fast_forward_units) unit_fast_forward_.emplace();
   if (attribute_time_) {
     resources_.network().set_limit_observer(
         [this](std::uint32_t owner, sim::ResourceId limit, sim::SimTime duration) {
@@ -74,6 +75,8 @@ void CtaExecutor::run(int sm, std::uint32_t kernel, double tensor_efficiency, Ct
     cta.outcome.segments.push_back({label, {sim::SimTime::infinite(), sim::SimTime{}}});
   }
   cta.time_use = {};
+  cta.skipped_time = {};
+  if (unit_fast_forward_) unit_fast_forward_->started(index, cta.program);
   if (attribute_time_) cta.time_use[CtaTimeUse::dispatch] += start_delay;
   simulator_.schedule_after(start_delay, sim::EventPriority::normal,
                             [this, index] { start_next_step(index); });
@@ -99,10 +102,13 @@ void CtaExecutor::start_next_step(std::uint32_t running_index) {
     finish(running_index);
     return;
   }
+  const bool unit_start = cta.next_step == 0 || cta.program.steps[cta.next_step].segment !=
+                                                    cta.program.steps[cta.next_step - 1].segment;
+  if (unit_fast_forward_ && unit_start) skip_units(running_index);
   const CtaStep& step = cta.program.steps[cta.next_step];
   if (!cta.outcome.segments.empty()) {
     sim::SimTime& begin = cta.outcome.segments[step.segment].span.begin;
-    begin = std::min(begin, simulator_.now());
+    begin = std::min(begin, simulator_.now() + cta.skipped_time);
   }
   if (!step.wait) {
     begin_step(running_index);
@@ -123,10 +129,44 @@ void CtaExecutor::start_next_step(std::uint32_t running_index) {
   (void)waited;
 }
 
+void CtaExecutor::skip_units(std::uint32_t running_index) {
+  RunningCta& cta = running_[running_index];
+  const std::optional<UnitSkip> skip = unit_fast_forward_->at_unit_start(
+      running_index, cta.next_step, simulator_.now(), cta.outcome, cta.time_use);
+  if (!skip) return;
+  // Flops, L2 and write bytes from the skipped steps; HBM reads and time uses
+  // as the agreeing units' means; segment spans back to back.
+  sim::SimTime unit_begin = simulator_.now();
+  for (std::size_t index = cta.next_step; index < skip->end_step; ++index) {
+    const CtaStep& step = cta.program.steps[index];
+    if (index > cta.next_step && step.segment != cta.program.steps[index - 1].segment) {
+      unit_begin += skip->period;
+    }
+    for (const BlockRead& read : step.reads) {
+      cta.outcome.traffic.l2_read_bytes += read.bytes / read.multicast;
+    }
+    cta.outcome.traffic.write_bytes += step.write_bytes;
+    cta.outcome.flops += step.flops;
+    if (!cta.outcome.segments.empty()) {
+      cta.outcome.segments[step.segment].span = {unit_begin, unit_begin + skip->period};
+    }
+  }
+  cta.outcome.traffic.hbm_read_bytes +=
+      skip->hbm_read_bytes_per_unit * static_cast<double>(skip->units);
+  if (attribute_time_) {
+    for (std::size_t use = 0; use < kCtaTimeUseCount; ++use) {
+      cta.time_use.time[use] += skip->time_use_per_unit.time[use] * skip->units;
+    }
+  }
+  cta.next_step = skip->end_step;
+  cta.skipped_time = skip->period * skip->units;
+}
+
 void CtaExecutor::end_wait(std::uint32_t running_index, sim::SimTime wait_begin) {
   RunningCta& waiting = running_[running_index];
   if (simulator_.now() > wait_begin) {
-    waiting.outcome.waits.push_back({wait_begin, simulator_.now()});
+    waiting.outcome.waits.push_back(
+        {wait_begin + waiting.skipped_time, simulator_.now() + waiting.skipped_time});
     if (attribute_time_) {
       waiting.time_use[CtaTimeUse::flag_wait] += simulator_.now() - wait_begin;
     }
@@ -204,7 +244,7 @@ void CtaExecutor::end_step(std::uint32_t running_index) {
   RunningCta& cta = running_[running_index];
   const CtaStep& step = cta.program.steps[cta.next_step++];
   if (!cta.outcome.segments.empty()) {
-    cta.outcome.segments[step.segment].span.end = simulator_.now();
+    cta.outcome.segments[step.segment].span.end = simulator_.now() + cta.skipped_time;
   }
   if (step.signal) flags_.increment(flag_key(cta, *step.signal));
   start_next_step(running_index);
@@ -215,13 +255,15 @@ void CtaExecutor::finish(std::uint32_t running_index) {
   DoneCallback on_done = std::move(cta.on_done);
   CtaOutcome outcome = std::move(cta.outcome);
   const CtaTimeUses time_use = cta.time_use;
+  const sim::SimTime skipped_time = cta.skipped_time;
   for (SegmentSpan& segment : outcome.segments) {
     if (segment.span.begin == sim::SimTime::infinite()) segment.span = {};  // had no steps
   }
   cta.program = {};
   cta.outcome = {};
+  if (unit_fast_forward_) unit_fast_forward_->finished(running_index);
   free_.push_back(running_index);
-  on_done(std::move(outcome), time_use);
+  on_done(std::move(outcome), time_use, skipped_time);
 }
 
 }  // namespace tilesim::gpu

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "hwmodels/hardware_spec.hpp"
@@ -16,16 +17,21 @@
 #include "sim/gpu/kernel_plan.hpp"
 #include "sim/gpu/l2_reuse_model.hpp"
 #include "sim/gpu/simulation_result.hpp"
+#include "sim/gpu/unit_fast_forward.hpp"
 
 namespace tilesim::gpu {
 
 class CtaExecutor {
  public:
-  // `time_use` is all zero unless the executor attributes time.
-  using DoneCallback = std::function<void(CtaOutcome&& outcome, const CtaTimeUses& time_use)>;
+  // `time_use` is all zero unless the executor attributes time. `skipped_time`:
+  // what the CTA's units skipped (approximate mode); the outcome's times from
+  // its skip on are moved by it already, its end is to be.
+  using DoneCallback = std::function<void(CtaOutcome&& outcome, const CtaTimeUses& time_use,
+                                          sim::SimTime skipped_time)>;
 
+  // `fast_forward_units`: approximate mode's UnitFastForward.
   CtaExecutor(sim::Simulator& simulator, GpuResources& resources, const hw::HardwareSpec& spec,
-              bool attribute_time);
+              bool attribute_time, bool fast_forward_units = false);
 
   // Starts `program` on `sm` once `start_delay` has passed (the CTA's
   // dispatch). `kernel` scopes the program's flags: CTAs of one kernel share them.
@@ -33,6 +39,14 @@ class CtaExecutor {
            sim::SimTime start_delay, DoneCallback on_done);
   // CTAs still waiting on flags (non-zero after a run means a deadlock).
   std::size_t blocked_count() const { return flags_.blocked_count(); }
+  // Whether running CTAs may skip units now (UnitFastForward::set_allowed).
+  void allow_unit_skips(bool allowed) {
+    if (unit_fast_forward_) unit_fast_forward_->set_allowed(allowed);
+  }
+  // What skipping CTAs' later times move by (zero until units are skipped).
+  sim::SimTime skipped_unit_time() const {
+    return unit_fast_forward_ ? unit_fast_forward_->skipped_time() : sim::SimTime{};
+  }
 
  private:
   struct RunningCta {
@@ -47,9 +61,13 @@ class CtaExecutor {
     // A step's flow while it waits out the pipeline fill's latency.
     sim::FlowDemands pending_demands;
     double pending_cap = 0;
+    // Added to every time recorded after the CTA skipped units (UnitFastForward).
+    sim::SimTime skipped_time;
   };
 
   void start_next_step(std::uint32_t running_index);
+  // At the first step of a unit: skips units when the fast-forward says so.
+  void skip_units(std::uint32_t running_index);
   // A flag wait is over (after the step's wake time, if it blocked): count it, start the step.
   void end_wait(std::uint32_t running_index, sim::SimTime wait_begin);
   void begin_step(std::uint32_t running_index);
@@ -68,7 +86,8 @@ class CtaExecutor {
   bool attribute_time_;
   L2ReuseModel l2_;
   sim::CounterBoard flags_;
-  std::vector<RunningCta> running_;  // slots, reused through free_
+  std::optional<UnitFastForward> unit_fast_forward_;  // approximate mode only
+  std::vector<RunningCta> running_;                   // slots, reused through free_
   std::vector<std::uint32_t> free_;
 };
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -42,22 +43,34 @@ int busy_sms(const KernelLaunch& launch, const KernelRecord& record, int sm_coun
       sm_count, (launch.cta_count + record.ctas_per_sm - 1) / record.ctas_per_sm));
 }
 
+// Whether a finished run's time passes `limit_s`.
+bool ran_past(const SimulationResult& result, double limit_s) {
+  return limit_s < std::numeric_limits<double>::infinity() &&
+         result.end() - result.start() > sim::SimTime::from_seconds(limit_s);
+}
+
 // One simulation: owns the engine and the GPU's state for the plan's lifetime.
 class GpuRun {
  public:
   // clock_fractions: per kernel, the fraction of sm.clock its tensor work runs
   // at; empty: from the busy SMs (HardwareSpec::tensor_clock_fraction).
+  // prebuilt_programs: per kernel, the programs of its first CTAs, built
+  // already (by the load estimate); the others are built as CTAs start.
   GpuRun(const KernelPlan& plan, const hw::HardwareSpec& spec, const SimulationOptions& options,
-         std::vector<double> clock_fractions)
+         std::vector<double> clock_fractions,
+         std::vector<std::vector<CtaProgram>> prebuilt_programs = {})
       : plan_(plan),
         clock_fractions_(std::move(clock_fractions)),
+        prebuilt_programs_(std::move(prebuilt_programs)),
         spec_(spec),
         resources_(simulator_, spec),
         scheduler_(spec.sm),
-        executor_(simulator_, resources_, spec, options.attribute_time),
+        executor_(simulator_, resources_, spec, options.attribute_time, options.fast_forward_units),
         dependency_gap_(dependency_gap(spec.launch)),
         attribute_time_(options.attribute_time),
-        fast_forward_waves_(options.fast_forward_waves) {
+        stop_after_s_(options.stop_after_s),
+        fast_forward_waves_(options.fast_forward_waves),
+        moves_times_(options.fast_forward_waves || options.fast_forward_units) {
     simulator_.set_effort_limit(options.max_effort_events);
     if (options.record_bandwidth) {
       resources_.network().set_reallocation_observer([this] { sample_bandwidth(); });
@@ -86,13 +99,20 @@ class GpuRun {
       simulator_.schedule_at(timings[i].arrival, sim::EventPriority::normal,
                              [this, i] { kernel_arrived(i); });
     }
-    if (!simulator_.run()) throw SimulationOverBudget(simulator_.effort());
+    if (!simulator_.run()) {
+      if (!simulator_.past_time_limit()) throw SimulationOverBudget(simulator_.effort());
+      result_.stopped = true;
+      return std::move(result_);
+    }
     for (std::size_t i = 0; i < kernels_.size(); ++i) {
       if (!kernels_[i].finished) {
         throw std::logic_error("simulation ended with unfinished CTAs in " + plan_.kernels[i].name);
       }
     }
     result_.events = simulator_.events_processed();
+    // A fast-forward moves results ahead of engine time: a run can end past
+    // its limit without the engine's seeing it.
+    result_.stopped = ran_past(result_, stop_after_s_);
     if (fast_forward_) fast_forward_->add_skipped(result_);
     return std::move(result_);
   }
@@ -203,11 +223,23 @@ class GpuRun {
         for (std::int64_t i = 0; i < group; ++i) start_cta(index, state.next_cta++);
       }
     }
+    // A persistent grid's units are skipped only once nothing else can start.
+    executor_.allow_unit_skips(may_fast_forward() &&
+                               kernels_[active_.front()].next_cta ==
+                                   kernels_[active_.front()].launch->cta_count);
   }
 
   void start_cta(std::size_t kernel_index, std::int64_t cta_index) {
     KernelState& state = kernels_[kernel_index];
-    if (cta_index == 0) result_.kernels[kernel_index].start = simulator_.now() + offset();
+    if (cta_index == 0) {
+      result_.kernels[kernel_index].start = simulator_.now() + offset();
+      // Engine times never run ahead of the result's (a fast-forward only
+      // adds), so stopping on engine time never stops a run that would end in time.
+      if (!time_limit_set_ && stop_after_s_ < std::numeric_limits<double>::infinity()) {
+        simulator_.set_time_limit(simulator_.now() + sim::SimTime::from_seconds(stop_after_s_));
+      }
+      time_limit_set_ = true;
+    }
     const CtaPlacement placement = *scheduler_.place(state.demand);
     const std::uint32_t record_slot = take_record_slot();
     CtaRecord& record = running_ctas_[record_slot];
@@ -218,22 +250,29 @@ class GpuRun {
     // Engine time until the CTA ends; finish_cta moves its times by the offset
     // in force now (a fast-forward later leaves it alone).
     record.dispatched = simulator_.now();
-    CtaProgram program = state.launch->programs->program(cta_index);
-    if (fast_forward_) {
-      fast_forward_->note_dispatched(kernel_index, cta_index, program);
-      running_offsets_[record_slot] = offset();
-    }
+    CtaProgram program = take_program(kernel_index, cta_index);
+    if (fast_forward_) fast_forward_->note_dispatched(kernel_index, cta_index, program);
+    if (moves_times_) running_offsets_[record_slot] = offset();
     executor_.run(placement.sm, static_cast<std::uint32_t>(kernel_index), state.tensor_efficiency,
                   std::move(program), sim::SimTime::from_seconds(spec_.launch.cta_dispatch_s),
-                  [this, record_slot](CtaOutcome&& outcome, const CtaTimeUses& time_use) {
-                    finish_cta(record_slot, std::move(outcome), time_use);
+                  [this, record_slot](CtaOutcome&& outcome, const CtaTimeUses& time_use,
+                                      sim::SimTime skipped_time) {
+                    finish_cta(record_slot, std::move(outcome), time_use, skipped_time);
                   });
+  }
+
+  CtaProgram take_program(std::size_t kernel, std::int64_t cta) {
+    if (kernel < prebuilt_programs_.size() &&
+        static_cast<std::size_t>(cta) < prebuilt_programs_[kernel].size()) {
+      return std::move(prebuilt_programs_[kernel][static_cast<std::size_t>(cta)]);
+    }
+    return kernels_[kernel].launch->programs->program(cta);
   }
 
   std::uint32_t take_record_slot() {
     if (free_record_slots_.empty()) {
       running_ctas_.emplace_back();
-      if (fast_forward_) running_offsets_.emplace_back();
+      if (moves_times_) running_offsets_.emplace_back();
       return static_cast<std::uint32_t>(running_ctas_.size() - 1);
     }
     const std::uint32_t slot = free_record_slots_.back();
@@ -241,7 +280,8 @@ class GpuRun {
     return slot;
   }
 
-  void finish_cta(std::uint32_t record_slot, CtaOutcome&& outcome, const CtaTimeUses& time_use) {
+  void finish_cta(std::uint32_t record_slot, CtaOutcome&& outcome, const CtaTimeUses& time_use,
+                  sim::SimTime skipped_time) {
     CtaRecord record = std::move(running_ctas_[record_slot]);
     running_ctas_[record_slot] = {};
     free_record_slots_.push_back(record_slot);
@@ -250,10 +290,11 @@ class GpuRun {
     scheduler_.release({record.sm, record.slot}, state.demand);
     record.finished = simulator_.now();
     record.outcome = std::move(outcome);
-    if (fast_forward_) {
+    if (moves_times_) {
       shift_times(record, running_offsets_[record_slot]);
-      fast_forward_->note_finished(record, time_use);
+      record.finished += skipped_time;  // its outcome's later times are moved already
     }
+    if (fast_forward_) fast_forward_->note_finished(record, time_use);
     KernelRecord& kernel = result_.kernels[kernel_index];
     kernel.traffic += record.outcome.traffic;
     kernel.flops += record.outcome.flops;
@@ -308,7 +349,11 @@ class GpuRun {
     }
   }
 
-  sim::SimTime offset() const { return fast_forward_ ? fast_forward_->offset() : sim::SimTime{}; }
+  // Added to engine times: the waves and the units skipped so far.
+  sim::SimTime offset() const {
+    return (fast_forward_ ? fast_forward_->offset() : sim::SimTime{}) +
+           executor_.skipped_unit_time();
+  }
 
   // A skip moves every later time, so only while one kernel runs and no other
   // has a launch or start still to come.
@@ -318,6 +363,7 @@ class GpuRun {
 
   const KernelPlan& plan_;
   std::vector<double> clock_fractions_;
+  std::vector<std::vector<CtaProgram>> prebuilt_programs_;  // taken as CTAs start
   const hw::HardwareSpec& spec_;
   sim::Simulator simulator_;
   GpuResources resources_;
@@ -325,7 +371,10 @@ class GpuRun {
   CtaExecutor executor_;
   sim::SimTime dependency_gap_;
   bool attribute_time_;
+  double stop_after_s_;
+  bool time_limit_set_ = false;  // at the first CTA's dispatch
   bool fast_forward_waves_;
+  bool moves_times_;  // a fast-forward may move later times: records keep their offsets
   std::optional<WaveFastForward> fast_forward_;  // with fast_forward_waves_ only
   std::vector<KernelState> kernels_;
   std::size_t arrived_kernels_ = 0;
@@ -347,17 +396,23 @@ SimulationOverBudget::SimulationOverBudget(double effort_events)
 
 namespace {
 
-// Approximate mode: each kernel's clock from its estimated load.
-std::vector<double> estimated_clock_fractions(const KernelPlan& plan,
-                                              const hw::HardwareSpec& spec) {
+// Approximate mode: each kernel's clock from its estimated load, and the
+// programs the estimate built.
+struct EstimatedClocks {
   std::vector<double> fractions;
-  fractions.reserve(plan.kernels.size());
+  std::vector<std::vector<CtaProgram>> programs;
+};
+
+EstimatedClocks estimated_clocks(const KernelPlan& plan, const hw::HardwareSpec& spec) {
+  EstimatedClocks clocks;
+  clocks.fractions.reserve(plan.kernels.size());
   for (const KernelLaunch& launch : plan.kernels) {
-    const hw::KernelLoad load = estimate_kernel_load(launch, spec);
-    fractions.push_back(hw::power_limited_clock_hz(spec.power, spec.sm.clock_hz, load) /
-                        spec.sm.clock_hz);
+    KernelLoadEstimate estimate = estimate_kernel_load(launch, spec);
+    clocks.fractions.push_back(
+        hw::power_limited_clock_hz(spec.power, spec.sm.clock_hz, estimate.load) / spec.sm.clock_hz);
+    clocks.programs.push_back(std::move(estimate.programs));
   }
-  return fractions;
+  return clocks;
 }
 
 }  // namespace
@@ -366,15 +421,19 @@ SimulationResult simulate(const KernelPlan& plan, const hw::HardwareSpec& spec,
                           const SimulationOptions& options) {
   if (spec.power.limit_w <= 0) return GpuRun(plan, spec, options, {}).run();
   if (options.estimate_power_load) {
-    std::vector<double> fractions = estimated_clock_fractions(plan, spec);
-    return GpuRun(plan, spec, options, std::move(fractions)).run();
+    EstimatedClocks clocks = estimated_clocks(plan, spec);
+    return GpuRun(plan, spec, options, std::move(clocks.fractions), std::move(clocks.programs))
+        .run();
   }
   // The power law: a first run with every kernel at sm.clock measures each
   // kernel's load (busy SMs, tensor flops and DRAM bytes per second); the clock
   // at which that load fits the limit is the one the second run uses. When
   // every kernel fits at sm.clock, the first run is the answer.
+  // The first run is never stopped early: its load sets the clock.
   const std::vector<double> at_max(plan.kernels.size(), 1.0);
-  SimulationResult probe = GpuRun(plan, spec, options, at_max).run();
+  SimulationOptions probe_options = options;
+  probe_options.stop_after_s = std::numeric_limits<double>::infinity();
+  SimulationResult probe = GpuRun(plan, spec, probe_options, at_max).run();
   std::vector<double> fractions;
   fractions.reserve(plan.kernels.size());
   for (std::size_t i = 0; i < plan.kernels.size(); ++i) {
@@ -390,7 +449,11 @@ SimulationResult simulate(const KernelPlan& plan, const hw::HardwareSpec& spec,
     fractions.push_back(hw::power_limited_clock_hz(spec.power, spec.sm.clock_hz, load) /
                         spec.sm.clock_hz);
   }
-  if (fractions == at_max) return probe;
+  if (fractions == at_max) {
+    // The probe is the answer, judged against the limit the caller set.
+    probe.stopped = ran_past(probe, options.stop_after_s);
+    return probe;
+  }
   return GpuRun(plan, spec, options, std::move(fractions)).run();
 }
 

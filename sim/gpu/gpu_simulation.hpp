@@ -21,8 +21,15 @@ struct SimulationOptions {
   // Approximate mode (docs/model.md, "Approximate mode") is both of these;
   // with both off, every result is the exact event-by-event one.
   bool fast_forward_waves = false;   // skip waves that repeat (WaveFastForward)
+  bool fast_forward_units = false;   // skip steady units of persistent CTAs (UnitFastForward)
   bool estimate_power_load = false;  // the power law's load from estimate_kernel_load, not a run
-  void set_approximate(bool on) { fast_forward_waves = estimate_power_load = on; }
+  // A run whose time (from its first CTA's dispatch) passes this, in seconds,
+  // has SimulationResult::stopped set, and stops as soon as the engine's clock
+  // passes it: a schedule search needs no more of a candidate that has lost.
+  double stop_after_s = std::numeric_limits<double>::infinity();
+  void set_approximate(bool on) {
+    fast_forward_waves = fast_forward_units = estimate_power_load = on;
+  }
 };
 
 // A run stopped at SimulationOptions::max_effort_events.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "sim/gpu/block_scheduler.hpp"
 #include "sim/gpu/l2_reuse_model.hpp"
@@ -9,7 +10,7 @@
 namespace tilesim::gpu {
 namespace {
 
-constexpr std::int64_t kReplayedRounds = 4;
+constexpr std::int64_t kReplayedRounds = 2;
 
 double unit_seconds(const CtaStep& step, double tensor_efficiency, const hw::HardwareSpec& spec) {
   if (step.flops <= 0) return 0;
@@ -49,20 +50,21 @@ struct RoundWork {
   }
 };
 
-// The CTAs [first, last) of one round, step by step in turn through `l2`.
+// The CTAs [first, last) of one round, step by step in turn through `l2`;
+// their programs are appended to `programs`.
 RoundWork replay_round(const KernelLaunch& launch, std::int64_t first, std::int64_t last,
-                       const hw::HardwareSpec& spec, L2ReuseModel& l2) {
-  std::vector<CtaProgram> programs;
-  programs.reserve(static_cast<std::size_t>(last - first));
+                       const hw::HardwareSpec& spec, L2ReuseModel& l2,
+                       std::vector<CtaProgram>& programs) {
   std::size_t most_steps = 0;
   for (std::int64_t cta = first; cta < last; ++cta) {
     programs.push_back(launch.programs->program(cta));
     most_steps = std::max(most_steps, programs.back().steps.size());
   }
+  const std::span<const CtaProgram> round(programs.end() - (last - first), programs.end());
   RoundWork work;
   work.ctas = static_cast<double>(last - first);
   for (std::size_t index = 0; index < most_steps; ++index) {
-    for (const CtaProgram& program : programs) {
+    for (const CtaProgram& program : round) {
       if (index >= program.steps.size()) continue;
       const CtaStep& step = program.steps[index];
       double read_bytes = 0;
@@ -102,11 +104,12 @@ RoundWork replay_round(const KernelLaunch& launch, std::int64_t first, std::int6
 
 }  // namespace
 
-hw::KernelLoad estimate_kernel_load(const KernelLaunch& launch, const hw::HardwareSpec& spec) {
-  hw::KernelLoad load;
+KernelLoadEstimate estimate_kernel_load(const KernelLaunch& launch, const hw::HardwareSpec& spec) {
+  KernelLoadEstimate estimate;
+  hw::KernelLoad& load = estimate.load;
   load.clock_hz = spec.sm.clock_hz;
   const int ctas_per_sm = BlockScheduler(spec.sm).ctas_per_sm(launch.footprint);
-  if (launch.cta_count <= 0 || !launch.programs || ctas_per_sm == 0) return load;
+  if (launch.cta_count <= 0 || !launch.programs || ctas_per_sm == 0) return estimate;
   const std::int64_t round_ctas = std::int64_t{spec.sm.count} * ctas_per_sm;
   load.busy_sms = static_cast<int>(
       std::min<std::int64_t>(spec.sm.count, (launch.cta_count + ctas_per_sm - 1) / ctas_per_sm));
@@ -115,8 +118,8 @@ hw::KernelLoad estimate_kernel_load(const KernelLaunch& launch, const hw::Hardwa
   std::vector<RoundWork> replayed;
   for (std::int64_t first = 0; first < launch.cta_count && replayed.size() < kReplayedRounds;
        first += round_ctas) {
-    replayed.push_back(
-        replay_round(launch, first, std::min(launch.cta_count, first + round_ctas), spec, l2));
+    replayed.push_back(replay_round(launch, first, std::min(launch.cta_count, first + round_ctas),
+                                    spec, l2, estimate.programs));
   }
   // Per CTA, for the rounds not replayed (from the warm rounds when there are some).
   RoundWork warm;
@@ -151,7 +154,7 @@ hw::KernelLoad estimate_kernel_load(const KernelLaunch& launch, const hw::Hardwa
     load.flops_per_s = flops / time_s;
     load.hbm_bytes_per_s = hbm_bytes / time_s;
   }
-  return load;
+  return estimate;
 }
 
 }  // namespace tilesim::gpu

@@ -89,6 +89,9 @@ struct SimulationResult {
   std::vector<CtaRecord> ctas;
   std::vector<BandwidthSample> bandwidth;  // only when asked for (traces)
   std::uint64_t events = 0;
+  // The run passed SimulationOptions::stop_after_s and stopped there: its
+  // time is longer than that, and nothing else in it is final.
+  bool stopped = false;
 
   sim::SimTime start() const;  // first kernel start
   sim::SimTime end() const;    // last kernel end

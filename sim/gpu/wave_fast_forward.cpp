@@ -69,10 +69,14 @@ void WaveFastForward::note_finished(const CtaRecord& record, const CtaTimeUses& 
   }
 }
 
-bool WaveFastForward::waves_agree(const KernelWaves& waves) const {
+std::int64_t WaveFastForward::observed_waves(std::int64_t grid_waves) {
+  return std::clamp<std::int64_t>(grid_waves / kObservedShare, kAgreeingWaves + 1, kObservedWaves);
+}
+
+bool WaveFastForward::waves_agree(const KernelWaves& waves, std::int64_t observed) const {
   // The first waves include the grid's ramp-up and the CTAs' drifting apart
-  // (which thins their L2 sharing): only waves after kObservedWaves count.
-  if (waves.ends.size() < static_cast<std::size_t>(kObservedWaves)) return false;
+  // (which thins their L2 sharing): only waves after the observed ones count.
+  if (static_cast<std::int64_t>(waves.ends.size()) < observed) return false;
   const std::size_t first = waves.ends.size() - kAgreeingWaves;
   std::vector<std::int64_t> durations_ps;
   for (std::size_t i = first; i < waves.ends.size(); ++i) {
@@ -100,7 +104,8 @@ std::int64_t WaveFastForward::skip(std::size_t kernel, const KernelLaunch& launc
   // Whole waves and whole clusters only, once per kernel, past every CTA with
   // flags in the waves observed.
   if (waves.skipped || next_cta % wave != 0 || wave % launch.cluster_size != 0 ||
-      waves.last_flag_cta >= next_cta - wave * (kAgreeingWaves + 1) || !waves_agree(waves)) {
+      waves.last_flag_cta >= next_cta - wave * (kAgreeingWaves + 1) ||
+      !waves_agree(waves, observed_waves((launch.cta_count + wave - 1) / wave))) {
     return 0;
   }
   const std::int64_t skipped_waves = (launch.cta_count - next_cta) / wave - kTailWaves;

@@ -32,8 +32,11 @@ void shift_times(CtaRecord& record, sim::SimTime by);
 class WaveFastForward {
  public:
   // Waves simulated before any skip: a 65536^3 grid's CTAs drift apart over
-  // its first ~10 waves, which lengthens them by 7% (docs/model.md).
+  // its first ~10 waves, which lengthens them by 7% (docs/model.md). A grid of
+  // fewer than kObservedShare x 16 waves observes a kObservedShare-th of its
+  // waves (at least kAgreeingWaves + 1).
   static constexpr int kObservedWaves = 16;
+  static constexpr int kObservedShare = 3;
   static constexpr int kAgreeingWaves = 4;
   static constexpr int kCycleWaves = 2;           // bytes compared, records copied, per cycle
   static constexpr double kWaveTolerance = 0.01;  // relative to the waves' mean
@@ -86,7 +89,8 @@ class WaveFastForward {
     std::vector<CtaTimeUses> source_time_uses;  // by source
   };
 
-  bool waves_agree(const KernelWaves& waves) const;
+  static std::int64_t observed_waves(std::int64_t grid_waves);
+  bool waves_agree(const KernelWaves& waves, std::int64_t observed) const;
 
   std::vector<KernelWaves> kernels_;
   std::vector<Skip> skips_;

@@ -47,6 +47,34 @@ TEST_P(GemmTimeBound, NeverExceedsTheSimulatedTimeOfAnyCandidate) {
   EXPECT_GT(tight, 0);
 }
 
+// auto also stops a candidate's run once it passes the second-best time: the
+// run stops exactly when its full time would exceed the limit, exact or
+// approximate (power-limited or not).
+TEST_P(GemmTimeBound, ARunStopsOnlyPastItsTimeLimit) {
+  const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
+  const Shape shape = GetParam();
+  GemmWorkload workload;
+  workload.name = "limit";
+  workload.problem = {shape.m, shape.n, shape.k, shape.dtype, shape.dtype};
+  workload.schedule = "auto";
+  const auto schedules = builtin_gemm_schedules();
+  for (const bool approximate : {false, true}) {
+    for (const GemmWorkload& candidate : auto_candidates(workload, spec)) {
+      gpu::SimulationOptions options;
+      options.set_approximate(approximate);
+      const gpu::SimulationResult full =
+          simulate_gemm(candidate, spec, schedules, options).value->result;
+      options.stop_after_s = (full.end() - full.start()).seconds();
+      const gpu::SimulationResult at_limit =
+          simulate_gemm(candidate, spec, schedules, options).value->result;
+      EXPECT_FALSE(at_limit.stopped);
+      EXPECT_EQ(at_limit.end(), full.end());
+      options.stop_after_s = (full.end() - full.start() - sim::SimTime::from_ps(1)).seconds();
+      EXPECT_TRUE(simulate_gemm(candidate, spec, schedules, options).value->result.stopped);
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Shapes, GemmTimeBound,
                          ::testing::Values(Shape{4096, 4096, 4096, hw::DataType::bf16},
                                            Shape{1536, 1536, 1536, hw::DataType::bf16},

@@ -180,23 +180,36 @@ struct CandidateRun {
   WorkloadRun run;
 };
 
+// The candidates simulated (fastest first; equal times in candidate order),
+// and how many were started, counting those stopped once they had lost.
+struct PromisingRuns {
+  std::vector<CandidateRun> runs;
+  int started = 0;
+};
+
 // Simulates candidates in order of their lower bounds and stops at the first
 // whose bound is no better than the second-best time so far: neither it nor
-// any later one can become the winner or the runner-up.
-config::Loaded<std::vector<CandidateRun>> simulate_promising(
-    const std::vector<GemmWorkload>& candidates, const hw::HardwareSpec& spec,
-    const GemmScheduleRegistry& schedules, const gpu::SimulationOptions& options) {
+// any later one can become the winner or the runner-up. For the same reason a
+// candidate's run stops once it has passed the second-best time.
+config::Loaded<PromisingRuns> simulate_promising(const std::vector<GemmWorkload>& candidates,
+                                                 const hw::HardwareSpec& spec,
+                                                 const GemmScheduleRegistry& schedules,
+                                                 gpu::SimulationOptions options) {
   const std::vector<double> bounds_s = candidate_bounds_s(candidates, spec);
   std::vector<std::size_t> order(candidates.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return bounds_s[a] < bounds_s[b]; });
-  std::vector<CandidateRun> runs;
+  PromisingRuns promising;
+  std::vector<CandidateRun>& runs = promising.runs;
   std::vector<double> best_us;  // the two best times so far, ascending
   for (const std::size_t index : order) {
     if (best_us.size() == 2 && bounds_s[index] * 1e6 >= best_us.back()) break;
+    if (best_us.size() == 2) options.stop_after_s = best_us.back() * 1e-6;
     config::Loaded<WorkloadRun> run = simulate_gemm(candidates[index], spec, schedules, options);
     if (!run.ok()) return {std::nullopt, std::move(run.diagnostics)};
+    ++promising.started;
+    if (run.value->result.stopped) continue;
     best_us.push_back(run.value->result.time_us());
     std::sort(best_us.begin(), best_us.end());
     if (best_us.size() > 2) best_us.pop_back();
@@ -208,29 +221,31 @@ config::Loaded<std::vector<CandidateRun>> simulate_promising(
     const double time_b = b.run.result.time_us();
     return time_a != time_b ? time_a < time_b : a.candidate < b.candidate;
   });
-  return {std::move(runs), {}};
+  return {std::move(promising), {}};
 }
 
 // `auto`'s candidates, and the runs of those that could win, fastest first.
 struct RankedCandidates {
   std::vector<GemmWorkload> candidates;
   std::vector<CandidateRun> runs;
+  int simulated = 0;  // candidates whose simulation started
 };
 
 config::Loaded<RankedCandidates> rank_candidates(const GemmWorkload& workload,
                                                  const hw::HardwareSpec& spec,
                                                  const GemmScheduleRegistry& schedules,
                                                  const gpu::SimulationOptions& options) {
-  RankedCandidates ranked{auto_candidates(workload, spec), {}};
+  RankedCandidates ranked{auto_candidates(workload, spec), {}, 0};
   if (ranked.candidates.empty()) {
     return {std::nullopt, lower_gemm(own_tile(workload), spec, schedules).diagnostics};
   }
   gpu::SimulationOptions quick = options;
   quick.record_bandwidth = false;
-  config::Loaded<std::vector<CandidateRun>> runs =
+  config::Loaded<PromisingRuns> promising =
       simulate_promising(ranked.candidates, spec, schedules, quick);
-  if (!runs.ok()) return {std::nullopt, std::move(runs.diagnostics)};
-  ranked.runs = std::move(*runs.value);
+  if (!promising.ok()) return {std::nullopt, std::move(promising.diagnostics)};
+  ranked.runs = std::move(promising.value->runs);
+  ranked.simulated = promising.value->started;
   return {std::move(ranked), {}};
 }
 
@@ -250,7 +265,7 @@ config::Loaded<std::vector<WorkloadRun>> choose_schedule(const GemmWorkload& wor
           : winner.run;
   ScheduleChoice choice;
   choice.candidates = static_cast<int>(ranked.value->candidates.size());
-  choice.simulated = static_cast<int>(runs.size());
+  choice.simulated = ranked.value->simulated;
   if (runs.size() > 1) {
     const WorkloadRun& second = runs[1].run;
     choice.runner_up = fmt::format("{} {}", second.schedule, tile_text(second));

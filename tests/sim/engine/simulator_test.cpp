@@ -105,6 +105,22 @@ TEST_F(SimulatorTest, ScheduleAfterIsRelativeToTheCurrentEvent) {
   EXPECT_EQ(log_, (Log{{"later", 125}}));
 }
 
+// A schedule search stops a candidate once it has lost: events at the limit
+// still run, later ones stay queued.
+TEST_F(SimulatorTest, TimeLimitStopsBeforeTheFirstEventPastIt) {
+  simulator_.set_time_limit(ps(20));
+  simulator_.schedule_at(ps(10), EventPriority::normal, logger("a"));
+  simulator_.schedule_at(ps(20), EventPriority::normal, logger("b"));
+  simulator_.schedule_at(ps(21), EventPriority::normal, logger("c"));
+  EXPECT_FALSE(simulator_.run());
+  EXPECT_TRUE(simulator_.past_time_limit());
+  EXPECT_EQ(log_, (Log{{"a", 10}, {"b", 20}}));
+  simulator_.set_time_limit(SimTime::infinite());
+  EXPECT_TRUE(simulator_.run());
+  EXPECT_FALSE(simulator_.past_time_limit());
+  EXPECT_EQ(log_.back(), (Entry{"c", 21}));
+}
+
 TEST_F(SimulatorTest, SchedulingInThePastThrowsLogicError) {
   bool checked = false;
   simulator_.schedule_at(ps(100), EventPriority::normal, [this, &checked] {
