@@ -1,0 +1,214 @@
+#include <fmt/format.h>
+
+#include <climits>
+#include <string>
+#include <vector>
+
+#include "kernels/common/cuda_check.hpp"
+#include "kernels/microbench/graph_node_gap.hpp"
+
+namespace tilesim::microbench {
+namespace {
+
+constexpr int kNodes = 48;
+constexpr int kSkippedNodes = 4;  // the first nodes of a replay wait for its launch
+constexpr int kReplays = 7;
+constexpr int kThreads = 32;
+constexpr int kLargeParamBytes = 2048;  // a framework kernel's iterator state is ~0.5-2 KiB
+constexpr int kTimerReads = 4096;
+constexpr int kDistinctFunctions = 4;
+
+struct NodeStamps {
+  unsigned long long first_start_ns;
+  unsigned long long last_end_ns;
+};
+
+struct LargeParams {
+  unsigned long long spin_ns;
+  NodeStamps* stamps;
+  unsigned char pad[kLargeParamBytes];
+};
+
+__device__ unsigned long long globaltimer_ns() {
+  unsigned long long now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  return now;
+}
+
+__device__ void spin_and_stamp(unsigned long long spin_ns, NodeStamps* stamps) {
+  if (threadIdx.x != 0) return;
+  const unsigned long long start = globaltimer_ns();
+  atomicMin(&stamps->first_start_ns, start);
+  while (globaltimer_ns() - start < spin_ns) {
+  }
+  atomicMax(&stamps->last_end_ns, globaltimer_ns());
+}
+
+// timed_spin_kernel
+//   grid: any; block: kThreads. Thread 0 of each CTA spins `spin_ns` on the
+//   global timer and stamps when its CTA started and ended (first start, last end).
+__global__ void timed_spin_kernel(unsigned long long spin_ns, NodeStamps* stamps) {
+  spin_and_stamp(spin_ns, stamps);
+}
+
+// timed_spin_kernel_large_params: the same, with kLargeParamBytes of parameters.
+__global__ void timed_spin_kernel_large_params(LargeParams params) {
+  spin_and_stamp(params.spin_ns, params.stamps);
+}
+
+// timed_spin_kernel_copy<Copy>: the same as timed_spin_kernel, one function per
+// Copy, so that a graph can cycle through kDistinctFunctions different kernels.
+template <int Copy>
+__global__ void timed_spin_kernel_copy(unsigned long long spin_ns, NodeStamps* stamps) {
+  spin_and_stamp(spin_ns + Copy, stamps);
+}
+
+// timer_step_kernel
+//   grid: 1; block: 1. The smallest step of %globaltimer seen in kTimerReads changes.
+__global__ void timer_step_kernel(unsigned long long* step_ns) {
+  unsigned long long smallest = ULLONG_MAX;
+  unsigned long long last = globaltimer_ns();
+  for (int changes = 0; changes < kTimerReads;) {
+    const unsigned long long now = globaltimer_ns();
+    if (now == last) continue;
+    smallest = min(smallest, now - last);
+    last = now;
+    ++changes;
+  }
+  *step_ns = smallest;
+}
+
+struct NodeShape {
+  double spin_us = 0;
+  int ctas = 1;
+  bool large_params = false;
+  bool distinct_functions = false;  // consecutive nodes run different kernel functions
+};
+
+struct NodeTimes {
+  std::vector<double> gaps_us;     // next node's first start - this node's last end
+  std::vector<double> periods_us;  // next node's first start - this node's first start
+};
+
+void launch_node(const NodeShape& shape, int node, NodeStamps* stamps, cudaStream_t stream) {
+  const auto spin_ns = static_cast<unsigned long long>(shape.spin_us * 1000.0);
+  if (shape.distinct_functions) {
+    static_assert(kDistinctFunctions == 4);
+    switch (node % kDistinctFunctions) {
+      case 0:
+        timed_spin_kernel_copy<0><<<shape.ctas, kThreads, 0, stream>>>(spin_ns, stamps);
+        break;
+      case 1:
+        timed_spin_kernel_copy<1><<<shape.ctas, kThreads, 0, stream>>>(spin_ns, stamps);
+        break;
+      case 2:
+        timed_spin_kernel_copy<2><<<shape.ctas, kThreads, 0, stream>>>(spin_ns, stamps);
+        break;
+      default:
+        timed_spin_kernel_copy<3><<<shape.ctas, kThreads, 0, stream>>>(spin_ns, stamps);
+        break;
+    }
+  } else if (shape.large_params) {
+    LargeParams params{spin_ns, stamps, {}};
+    timed_spin_kernel_large_params<<<shape.ctas, kThreads, 0, stream>>>(params);
+  } else {
+    timed_spin_kernel<<<shape.ctas, kThreads, 0, stream>>>(spin_ns, stamps);
+  }
+}
+
+NodeTimes time_graph_nodes(const NodeShape& shape, cudaStream_t stream) {
+  NodeStamps* stamps = nullptr;
+  TILESIM_CUDA_CHECK(cudaMalloc(&stamps, sizeof(NodeStamps) * kNodes));
+  cudaGraph_t graph = nullptr;
+  TILESIM_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  for (int node = 0; node < kNodes; ++node) launch_node(shape, node, stamps + node, stream);
+  TILESIM_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+  cudaGraphExec_t exec = nullptr;
+  TILESIM_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  const std::vector<NodeStamps> unset(kNodes, NodeStamps{ULLONG_MAX, 0});
+  std::vector<NodeStamps> read(kNodes);
+  NodeTimes times;
+  for (int replay = 0; replay <= kReplays; ++replay) {
+    TILESIM_CUDA_CHECK(cudaMemcpyAsync(stamps, unset.data(), sizeof(NodeStamps) * kNodes,
+                                       cudaMemcpyHostToDevice, stream));
+    TILESIM_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+    TILESIM_CUDA_CHECK(cudaMemcpyAsync(read.data(), stamps, sizeof(NodeStamps) * kNodes,
+                                       cudaMemcpyDeviceToHost, stream));
+    TILESIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (replay == 0) continue;  // warm-up
+    for (int node = kSkippedNodes; node < kNodes; ++node) {
+      const NodeStamps& before = read[node - 1];
+      times.gaps_us.push_back((static_cast<double>(read[node].first_start_ns) -
+                               static_cast<double>(before.last_end_ns)) /
+                              1000.0);
+      times.periods_us.push_back((static_cast<double>(read[node].first_start_ns) -
+                                  static_cast<double>(before.first_start_ns)) /
+                                 1000.0);
+    }
+  }
+  TILESIM_CUDA_CHECK(cudaGraphExecDestroy(exec));
+  TILESIM_CUDA_CHECK(cudaGraphDestroy(graph));
+  TILESIM_CUDA_CHECK(cudaFree(stamps));
+  return times;
+}
+
+MicrobenchResult timer_step(cudaStream_t stream) {
+  unsigned long long* step = nullptr;
+  TILESIM_CUDA_CHECK(cudaMalloc(&step, sizeof(unsigned long long)));
+  timer_step_kernel<<<1, 1, 0, stream>>>(step);
+  unsigned long long step_ns = 0;
+  TILESIM_CUDA_CHECK(
+      cudaMemcpyAsync(&step_ns, step, sizeof(step_ns), cudaMemcpyDeviceToHost, stream));
+  TILESIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  TILESIM_CUDA_CHECK(cudaFree(step));
+  return summarize(
+      "globaltimer_step", "ns",
+      fmt::format("smallest change of %globaltimer over {} changes, one thread", kTimerReads),
+      {static_cast<double>(step_ns)});
+}
+
+std::string shape_name(const NodeShape& shape) {
+  return fmt::format("{}us_{}cta{}{}", shape.spin_us, shape.ctas,
+                     shape.large_params ? "_2KiB_params" : "",
+                     shape.distinct_functions ? "_4_functions" : "");
+}
+
+std::string shape_method(const NodeShape& shape) {
+  return fmt::format(
+      "{}-node graph of dependent kernels ({} CTAs x {} threads, thread 0 spinning {} us on "
+      "%globaltimer{}{}); nodes {}-{} of {} replays",
+      kNodes, shape.ctas, kThreads, shape.spin_us,
+      shape.large_params ? fmt::format(", {} B of parameters", kLargeParamBytes) : "",
+      shape.distinct_functions
+          ? fmt::format(", cycling through {} kernel functions", kDistinctFunctions)
+          : "",
+      kSkippedNodes + 1, kNodes, kReplays);
+}
+
+}  // namespace
+
+std::vector<MicrobenchResult> measure_graph_node_gap(const MicrobenchDevice& device) {
+  std::vector<NodeShape> shapes;
+  for (const double spin_us : {0.0, 1.0, 2.0, 4.0, 8.0, 16.0}) shapes.push_back({spin_us, 1});
+  shapes.push_back({2.0, device.sm_count});
+  shapes.push_back({2.0, 4 * device.sm_count});
+  shapes.push_back({0.0, 1, true});
+  shapes.push_back({2.0, 1, true});
+  shapes.push_back({0.0, 1, false, true});
+  shapes.push_back({2.0, 1, false, true});
+  std::vector<MicrobenchResult> results{timer_step(device.stream)};
+  for (const NodeShape& shape : shapes) {
+    NodeTimes times = time_graph_nodes(shape, device.stream);
+    results.push_back(
+        summarize("graph_gap_" + shape_name(shape), "us",
+                  "first CTA start minus the previous node's last CTA end: " + shape_method(shape),
+                  std::move(times.gaps_us)));
+    results.push_back(summarize(
+        "graph_period_" + shape_name(shape), "us",
+        "first CTA start minus the previous node's first CTA start: " + shape_method(shape),
+        std::move(times.periods_us)));
+  }
+  return results;
+}
+
+}  // namespace tilesim::microbench
