@@ -83,11 +83,15 @@ struct NodeShape {
   int ctas = 1;
   bool large_params = false;
   bool distinct_functions = false;  // consecutive nodes run different kernel functions
+  int nodes = kNodes;
 };
 
 struct NodeTimes {
   std::vector<double> gaps_us;     // next node's first start - this node's last end
   std::vector<double> periods_us;  // next node's first start - this node's first start
+  // A replay's CUDA-event time minus its GPU span (node 0's first start to the last
+  // node's last end): the launch's cost outside the kernels.
+  std::vector<double> outside_span_us;
 };
 
 void launch_node(const NodeShape& shape, int node, NodeStamps* stamps, cudaStream_t stream) {
@@ -118,25 +122,38 @@ void launch_node(const NodeShape& shape, int node, NodeStamps* stamps, cudaStrea
 
 NodeTimes time_graph_nodes(const NodeShape& shape, cudaStream_t stream) {
   NodeStamps* stamps = nullptr;
-  TILESIM_CUDA_CHECK(cudaMalloc(&stamps, sizeof(NodeStamps) * kNodes));
+  const int nodes = shape.nodes;
+  TILESIM_CUDA_CHECK(cudaMalloc(&stamps, sizeof(NodeStamps) * nodes));
   cudaGraph_t graph = nullptr;
   TILESIM_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  for (int node = 0; node < kNodes; ++node) launch_node(shape, node, stamps + node, stream);
+  for (int node = 0; node < nodes; ++node) launch_node(shape, node, stamps + node, stream);
   TILESIM_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
   cudaGraphExec_t exec = nullptr;
   TILESIM_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-  const std::vector<NodeStamps> unset(kNodes, NodeStamps{ULLONG_MAX, 0});
-  std::vector<NodeStamps> read(kNodes);
+  const std::vector<NodeStamps> unset(nodes, NodeStamps{ULLONG_MAX, 0});
+  std::vector<NodeStamps> read(nodes);
+  cudaEvent_t start = nullptr;
+  cudaEvent_t end = nullptr;
+  TILESIM_CUDA_CHECK(cudaEventCreate(&start));
+  TILESIM_CUDA_CHECK(cudaEventCreate(&end));
   NodeTimes times;
   for (int replay = 0; replay <= kReplays; ++replay) {
-    TILESIM_CUDA_CHECK(cudaMemcpyAsync(stamps, unset.data(), sizeof(NodeStamps) * kNodes,
+    TILESIM_CUDA_CHECK(cudaMemcpyAsync(stamps, unset.data(), sizeof(NodeStamps) * nodes,
                                        cudaMemcpyHostToDevice, stream));
+    TILESIM_CUDA_CHECK(cudaStreamSynchronize(stream));  // timed as a framework times a replay
+    TILESIM_CUDA_CHECK(cudaEventRecord(start, stream));
     TILESIM_CUDA_CHECK(cudaGraphLaunch(exec, stream));
-    TILESIM_CUDA_CHECK(cudaMemcpyAsync(read.data(), stamps, sizeof(NodeStamps) * kNodes,
+    TILESIM_CUDA_CHECK(cudaEventRecord(end, stream));
+    TILESIM_CUDA_CHECK(cudaMemcpyAsync(read.data(), stamps, sizeof(NodeStamps) * nodes,
                                        cudaMemcpyDeviceToHost, stream));
     TILESIM_CUDA_CHECK(cudaStreamSynchronize(stream));
     if (replay == 0) continue;  // warm-up
-    for (int node = kSkippedNodes; node < kNodes; ++node) {
+    float event_ms = 0;
+    TILESIM_CUDA_CHECK(cudaEventElapsedTime(&event_ms, start, end));
+    const double span_ns = static_cast<double>(read[nodes - 1].last_end_ns) -
+                           static_cast<double>(read[0].first_start_ns);
+    times.outside_span_us.push_back(1000.0 * event_ms - span_ns / 1000.0);
+    for (int node = kSkippedNodes; node < nodes; ++node) {
       const NodeStamps& before = read[node - 1];
       times.gaps_us.push_back((static_cast<double>(read[node].first_start_ns) -
                                static_cast<double>(before.last_end_ns)) /
@@ -146,6 +163,8 @@ NodeTimes time_graph_nodes(const NodeShape& shape, cudaStream_t stream) {
                                  1000.0);
     }
   }
+  TILESIM_CUDA_CHECK(cudaEventDestroy(start));
+  TILESIM_CUDA_CHECK(cudaEventDestroy(end));
   TILESIM_CUDA_CHECK(cudaGraphExecDestroy(exec));
   TILESIM_CUDA_CHECK(cudaGraphDestroy(graph));
   TILESIM_CUDA_CHECK(cudaFree(stamps));
@@ -177,12 +196,12 @@ std::string shape_method(const NodeShape& shape) {
   return fmt::format(
       "{}-node graph of dependent kernels ({} CTAs x {} threads, thread 0 spinning {} us on "
       "%globaltimer{}{}); nodes {}-{} of {} replays",
-      kNodes, shape.ctas, kThreads, shape.spin_us,
+      shape.nodes, shape.ctas, kThreads, shape.spin_us,
       shape.large_params ? fmt::format(", {} B of parameters", kLargeParamBytes) : "",
       shape.distinct_functions
           ? fmt::format(", cycling through {} kernel functions", kDistinctFunctions)
           : "",
-      kSkippedNodes + 1, kNodes, kReplays);
+      kSkippedNodes + 1, shape.nodes, kReplays);
 }
 
 }  // namespace
@@ -207,6 +226,20 @@ std::vector<MicrobenchResult> measure_graph_node_gap(const MicrobenchDevice& dev
         "graph_period_" + shape_name(shape), "us",
         "first CTA start minus the previous node's first CTA start: " + shape_method(shape),
         std::move(times.periods_us)));
+  }
+  // Does a graph launch cost the GPU time in proportion to its nodes before the
+  // first one runs?
+  for (const int nodes : {16, 64, 256, 1024}) {
+    for (const double spin_us : {0.0, 2.0}) {
+      const NodeShape shape{spin_us, 1, false, false, nodes};
+      NodeTimes times = time_graph_nodes(shape, device.stream);
+      results.push_back(summarize(
+          fmt::format("graph_outside_span_{}nodes_{}us", nodes, spin_us), "us",
+          "CUDA-event time of a replay (after a synchronize) minus node 0's first CTA start to "
+          "the last node's last CTA end: " +
+              shape_method(shape),
+          std::move(times.outside_span_us)));
+    }
   }
   return results;
 }

@@ -25,7 +25,10 @@ poisoned with NaN first). Timing: per case, warm-up, then rounds of 3 eager
 and 3 graph runs in turn (at least 12 of each and ~0.4 s), each between CUDA
 events with a synchronize before (eager time includes the host's per-op
 dispatch: that is what it measures); the median, min and p90 are written. The
-profiler lists the kernels after the timing. A dispatch probe (a toy-size
+profiler lists the kernels after the timing. The sidecar's
+`graph_replays_back_to_back` gives each case's graph time per replay with 4
+replays issued back to back (the host ahead of the GPU): the single replay's
+time minus it is what the launch costs before the first kernel runs. A dispatch probe (a toy-size
 forward, eager, host time per kernel) runs at the start, before every case
 and at the end: the sidecar's `dispatch_probe` shows whether the host's speed
 drifted, and is what `launch.framework_dispatch` is fitted on; each row's
@@ -212,6 +215,23 @@ class DispatchProbe:
         return statistics.median(batches)
 
 
+def time_back_to_back(torch, fn, replays=4, rounds=9):
+    """Median us per call of `replays` calls issued back to back between two events:
+    with the host ahead of the GPU, the calls' GPU time without the launch's cost
+    before the first kernel (which a timed single call includes)."""
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    times = []
+    for _ in range(rounds):
+        torch.cuda.synchronize()
+        start.record()
+        for _ in range(replays):
+            fn()
+        end.record()
+        end.synchronize()
+        times.append(1000.0 * start.elapsed_time(end) / replays)
+    return statistics.median(times)
+
+
 def time_interleaved(torch, launches, min_runs=12, budget_s=0.4):
     """{launch: sorted times in us}: rounds of 3 runs of each launch mode in
     turn, so that a host which speeds up or slows down during the case moves
@@ -271,7 +291,7 @@ def main(argv):
           f"{probes[0]['us_per_kernel']} us of host time per kernel", flush=True)
     depth = max(c["layers"] for c in cases)
     model = Model(torch, dims, depth, device, torch.bfloat16)
-    rows, kernel_rows = [], []
+    rows, kernel_rows, back_to_back = [], [], []
     for case in cases:
         prefill = case["phase"] == "prefill"
         b, layers = case["batch"], case["layers"]
@@ -318,6 +338,8 @@ def main(argv):
                 for _ in range(2):
                     fn()
             measured = time_interleaved(torch, launches)
+            back_to_back.append(dict(case=case["name"],
+                                     graph_us_per_replay=time_back_to_back(torch, graph.replay)))
             for launch, fn in launches:  # the profiler after the timing: it must not slow it
                 kernels = kernels_of(torch, fn)
                 for i, (kname, us, start_us) in enumerate(kernels):
@@ -356,6 +378,7 @@ def main(argv):
                    cuda=torch.version.cuda, cudnn=torch.backends.cudnn.version(),
                    git_revision=os.environ.get("TILESIM_GIT_REVISION", "unknown"),
                    reference_rel_error=error, failures=failures, cases=args.cases,
+                   graph_replays_back_to_back=back_to_back,
                    dispatch_probe=dict(kernels_per_toy_forward=probe.kernels,
                                        samples=probes + [dict(when="end",
                                                               us_per_kernel=probe.us_per_kernel())]))
