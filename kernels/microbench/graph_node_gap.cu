@@ -1,7 +1,9 @@
 #include <fmt/format.h>
 
+#include <array>
 #include <climits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/common/cuda_check.hpp"
@@ -17,6 +19,12 @@ constexpr int kThreads = 32;
 constexpr int kLargeParamBytes = 2048;  // a framework kernel's iterator state is ~0.5-2 KiB
 constexpr int kTimerReads = 4096;
 constexpr int kDistinctFunctions = 4;
+// Large-code kernels: each runs kLargeCodeFmas dependent FMAs of distinct
+// constants (~16 B of SASS each, ~16 KiB a function); kLargeCodeFunctions of
+// them in turn hold ~512 KiB of code, so each start misses the instruction
+// caches, as a framework's graph of ~30 different kernels may.
+constexpr int kLargeCodeFmas = 1024;
+constexpr int kLargeCodeFunctions = 32;
 
 struct NodeStamps {
   unsigned long long first_start_ns;
@@ -63,6 +71,40 @@ __global__ void timed_spin_kernel_copy(unsigned long long spin_ns, NodeStamps* s
   spin_and_stamp(spin_ns + Copy, stamps);
 }
 
+// timed_large_code_kernel<Copy>
+//   grid: any; block: kThreads. Thread 0 stamps its start, runs kLargeCodeFmas
+//   dependent FMAs whose constants differ per Copy (so no two functions share
+//   code), spins the rest of `spin_ns`, and stamps its end.
+template <int Copy>
+__global__ void timed_large_code_kernel(unsigned long long spin_ns, NodeStamps* stamps) {
+  if (threadIdx.x != 0) return;
+  const unsigned long long start = globaltimer_ns();
+  atomicMin(&stamps->first_start_ns, start);
+  float chain = static_cast<float>(spin_ns);
+#pragma unroll
+  for (int i = 0; i < kLargeCodeFmas; ++i) {
+    chain = fmaf(chain, 1.0f + static_cast<float>(Copy * kLargeCodeFmas + i) * 1e-9f, 1e-3f);
+  }
+  while (globaltimer_ns() - start < spin_ns) {
+  }
+  // The chain's result decides nothing but must look used.
+  atomicMax(&stamps->last_end_ns, globaltimer_ns() + (chain == 0.5f ? 1 : 0));
+}
+
+using TimedKernel = void (*)(unsigned long long, NodeStamps*);
+
+template <int... Copy>
+constexpr std::array<TimedKernel, sizeof...(Copy)> small_code_kernels(
+    std::integer_sequence<int, Copy...>) {
+  return {&timed_spin_kernel_copy<Copy>...};
+}
+
+template <int... Copy>
+constexpr std::array<TimedKernel, sizeof...(Copy)> large_code_kernels(
+    std::integer_sequence<int, Copy...>) {
+  return {&timed_large_code_kernel<Copy>...};
+}
+
 // timer_step_kernel
 //   grid: 1; block: 1. The smallest step of %globaltimer seen in kTimerReads changes.
 __global__ void timer_step_kernel(unsigned long long* step_ns) {
@@ -82,7 +124,8 @@ struct NodeShape {
   double spin_us = 0;
   int ctas = 1;
   bool large_params = false;
-  bool distinct_functions = false;  // consecutive nodes run different kernel functions
+  int functions = 1;        // consecutive nodes cycle through this many kernel functions
+  bool large_code = false;  // the kernels are timed_large_code_kernel's
   int nodes = kNodes;
 };
 
@@ -96,22 +139,14 @@ struct NodeTimes {
 
 void launch_node(const NodeShape& shape, int node, NodeStamps* stamps, cudaStream_t stream) {
   const auto spin_ns = static_cast<unsigned long long>(shape.spin_us * 1000.0);
-  if (shape.distinct_functions) {
-    static_assert(kDistinctFunctions == 4);
-    switch (node % kDistinctFunctions) {
-      case 0:
-        timed_spin_kernel_copy<0><<<shape.ctas, kThreads, 0, stream>>>(spin_ns, stamps);
-        break;
-      case 1:
-        timed_spin_kernel_copy<1><<<shape.ctas, kThreads, 0, stream>>>(spin_ns, stamps);
-        break;
-      case 2:
-        timed_spin_kernel_copy<2><<<shape.ctas, kThreads, 0, stream>>>(spin_ns, stamps);
-        break;
-      default:
-        timed_spin_kernel_copy<3><<<shape.ctas, kThreads, 0, stream>>>(spin_ns, stamps);
-        break;
-    }
+  static constexpr auto kSmallCode =
+      small_code_kernels(std::make_integer_sequence<int, kDistinctFunctions>{});
+  static constexpr auto kLargeCode =
+      large_code_kernels(std::make_integer_sequence<int, kLargeCodeFunctions>{});
+  if (shape.large_code || shape.functions > 1) {
+    const TimedKernel kernel = shape.large_code ? kLargeCode.at(node % shape.functions)
+                                                : kSmallCode.at(node % shape.functions);
+    kernel<<<shape.ctas, kThreads, 0, stream>>>(spin_ns, stamps);
   } else if (shape.large_params) {
     LargeParams params{spin_ns, stamps, {}};
     timed_spin_kernel_large_params<<<shape.ctas, kThreads, 0, stream>>>(params);
@@ -187,20 +222,22 @@ MicrobenchResult timer_step(cudaStream_t stream) {
 }
 
 std::string shape_name(const NodeShape& shape) {
-  return fmt::format("{}us_{}cta{}{}", shape.spin_us, shape.ctas,
+  return fmt::format("{}us_{}cta{}{}{}", shape.spin_us, shape.ctas,
                      shape.large_params ? "_2KiB_params" : "",
-                     shape.distinct_functions ? "_4_functions" : "");
+                     shape.functions > 1 ? fmt::format("_{}_functions", shape.functions) : "",
+                     shape.large_code ? "_large_code" : "");
 }
 
 std::string shape_method(const NodeShape& shape) {
   return fmt::format(
       "{}-node graph of dependent kernels ({} CTAs x {} threads, thread 0 spinning {} us on "
-      "%globaltimer{}{}); nodes {}-{} of {} replays",
+      "%globaltimer{}{}{}); nodes {}-{} of {} replays",
       shape.nodes, shape.ctas, kThreads, shape.spin_us,
       shape.large_params ? fmt::format(", {} B of parameters", kLargeParamBytes) : "",
-      shape.distinct_functions
-          ? fmt::format(", cycling through {} kernel functions", kDistinctFunctions)
-          : "",
+      shape.functions > 1 ? fmt::format(", cycling through {} kernel functions", shape.functions)
+                          : "",
+      shape.large_code ? fmt::format(", each first running {} FMAs of its own code", kLargeCodeFmas)
+                       : "",
       kSkippedNodes + 1, shape.nodes, kReplays);
 }
 
@@ -213,8 +250,12 @@ std::vector<MicrobenchResult> measure_graph_node_gap(const MicrobenchDevice& dev
   shapes.push_back({2.0, 4 * device.sm_count});
   shapes.push_back({0.0, 1, true});
   shapes.push_back({2.0, 1, true});
-  shapes.push_back({0.0, 1, false, true});
-  shapes.push_back({2.0, 1, false, true});
+  shapes.push_back({0.0, 1, false, kDistinctFunctions});
+  shapes.push_back({2.0, 1, false, kDistinctFunctions});
+  shapes.push_back({0.0, 1, false, 1, true});
+  shapes.push_back({0.0, 1, false, kLargeCodeFunctions, true});
+  shapes.push_back({0.0, device.sm_count, false, 1, true});
+  shapes.push_back({0.0, device.sm_count, false, kLargeCodeFunctions, true});
   std::vector<MicrobenchResult> results{timer_step(device.stream)};
   for (const NodeShape& shape : shapes) {
     NodeTimes times = time_graph_nodes(shape, device.stream);
@@ -231,7 +272,7 @@ std::vector<MicrobenchResult> measure_graph_node_gap(const MicrobenchDevice& dev
   // first one runs?
   for (const int nodes : {16, 64, 256, 1024}) {
     for (const double spin_us : {0.0, 2.0}) {
-      const NodeShape shape{spin_us, 1, false, false, nodes};
+      const NodeShape shape{spin_us, 1, false, 1, false, nodes};
       NodeTimes times = time_graph_nodes(shape, device.stream);
       results.push_back(summarize(
           fmt::format("graph_outside_span_{}nodes_{}us", nodes, spin_us), "us",

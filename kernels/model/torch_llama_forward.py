@@ -28,7 +28,8 @@ dispatch: that is what it measures); the median, min and p90 are written. The
 profiler lists the kernels after the timing. The sidecar's
 `graph_replays_back_to_back` gives each case's graph time per replay with 4
 replays issued back to back (the host ahead of the GPU): the single replay's
-time minus it is what the launch costs before the first kernel runs. A dispatch probe (a toy-size
+time minus it is what the launch costs before the first kernel runs; and
+`replay_call_host_us`, the host time `replay()` takes to return. A dispatch probe (a toy-size
 forward, eager, host time per kernel) runs at the start, before every case
 and at the end: the sidecar's `dispatch_probe` shows whether the host's speed
 drifted, and is what `launch.framework_dispatch` is fitted on; each row's
@@ -232,6 +233,18 @@ def time_back_to_back(torch, fn, replays=4, rounds=9):
     return statistics.median(times)
 
 
+def host_time_of_call(torch, fn, rounds=9):
+    """Median host us that one call of `fn` takes to return, after a synchronize."""
+    times = []
+    for _ in range(rounds):
+        torch.cuda.synchronize()
+        begin = time.perf_counter()
+        fn()
+        times.append(1e6 * (time.perf_counter() - begin))
+    torch.cuda.synchronize()
+    return statistics.median(times)
+
+
 def time_interleaved(torch, launches, min_runs=12, budget_s=0.4):
     """{launch: sorted times in us}: rounds of 3 runs of each launch mode in
     turn, so that a host which speeds up or slows down during the case moves
@@ -339,7 +352,8 @@ def main(argv):
                     fn()
             measured = time_interleaved(torch, launches)
             back_to_back.append(dict(case=case["name"],
-                                     graph_us_per_replay=time_back_to_back(torch, graph.replay)))
+                                     graph_us_per_replay=time_back_to_back(torch, graph.replay),
+                                     replay_call_host_us=host_time_of_call(torch, graph.replay)))
             for launch, fn in launches:  # the profiler after the timing: it must not slow it
                 kernels = kernels_of(torch, fn)
                 for i, (kname, us, start_us) in enumerate(kernels):
