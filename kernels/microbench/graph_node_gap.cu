@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <chrono>
 #include <climits>
 #include <string>
 #include <utility>
@@ -25,6 +26,7 @@ constexpr int kDistinctFunctions = 4;
 // caches, as a framework's graph of ~30 different kernels may.
 constexpr int kLargeCodeFmas = 1024;
 constexpr int kLargeCodeFunctions = 32;
+constexpr int kMemsetBytes = 4096;
 
 struct NodeStamps {
   unsigned long long first_start_ns;
@@ -120,6 +122,11 @@ __global__ void timer_step_kernel(unsigned long long* step_ns) {
   *step_ns = smallest;
 }
 
+// How each node's kernel is launched: as `<<<>>>` does, in clusters of two CTAs
+// (as cuBLAS's Hopper kernels are), or allowed to start before the previous
+// kernel ends (programmatic stream serialization, as libraries may ask).
+enum class LaunchStyle { plain, cluster_of_two, programmatic };
+
 struct NodeShape {
   double spin_us = 0;
   int ctas = 1;
@@ -127,6 +134,8 @@ struct NodeShape {
   int functions = 1;        // consecutive nodes cycle through this many kernel functions
   bool large_code = false;  // the kernels are timed_large_code_kernel's
   int nodes = kNodes;
+  LaunchStyle style = LaunchStyle::plain;
+  int memset_every = 0;  // a memset node before every N-th kernel (0: none)
 };
 
 struct NodeTimes {
@@ -135,7 +144,31 @@ struct NodeTimes {
   // A replay's CUDA-event time minus its GPU span (node 0's first start to the last
   // node's last end): the launch's cost outside the kernels.
   std::vector<double> outside_span_us;
+  std::vector<double> launch_host_us;  // host time of cudaGraphLaunch
 };
+
+void launch_with_attribute(const NodeShape& shape, unsigned long long spin_ns, NodeStamps* stamps,
+                           cudaStream_t stream) {
+  cudaLaunchAttribute attribute{};
+  int ctas = shape.ctas;
+  if (shape.style == LaunchStyle::cluster_of_two) {
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = 2;
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = 1;
+    ctas = 2 * ((ctas + 1) / 2);
+  } else {
+    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute.val.programmaticStreamSerializationAllowed = 1;
+  }
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(ctas);
+  config.blockDim = dim3(kThreads);
+  config.stream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  TILESIM_CUDA_CHECK(cudaLaunchKernelEx(&config, timed_spin_kernel, spin_ns, stamps));
+}
 
 void launch_node(const NodeShape& shape, int node, NodeStamps* stamps, cudaStream_t stream) {
   const auto spin_ns = static_cast<unsigned long long>(shape.spin_us * 1000.0);
@@ -143,7 +176,9 @@ void launch_node(const NodeShape& shape, int node, NodeStamps* stamps, cudaStrea
       small_code_kernels(std::make_integer_sequence<int, kDistinctFunctions>{});
   static constexpr auto kLargeCode =
       large_code_kernels(std::make_integer_sequence<int, kLargeCodeFunctions>{});
-  if (shape.large_code || shape.functions > 1) {
+  if (shape.style != LaunchStyle::plain) {
+    launch_with_attribute(shape, spin_ns, stamps, stream);
+  } else if (shape.large_code || shape.functions > 1) {
     const TimedKernel kernel = shape.large_code ? kLargeCode.at(node % shape.functions)
                                                 : kSmallCode.at(node % shape.functions);
     kernel<<<shape.ctas, kThreads, 0, stream>>>(spin_ns, stamps);
@@ -161,7 +196,14 @@ NodeTimes time_graph_nodes(const NodeShape& shape, cudaStream_t stream) {
   TILESIM_CUDA_CHECK(cudaMalloc(&stamps, sizeof(NodeStamps) * nodes));
   cudaGraph_t graph = nullptr;
   TILESIM_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  for (int node = 0; node < nodes; ++node) launch_node(shape, node, stamps + node, stream);
+  void* scratch = nullptr;
+  TILESIM_CUDA_CHECK(cudaMalloc(&scratch, kMemsetBytes));
+  for (int node = 0; node < nodes; ++node) {
+    if (shape.memset_every > 0 && node % shape.memset_every == 0) {
+      TILESIM_CUDA_CHECK(cudaMemsetAsync(scratch, 0, kMemsetBytes, stream));
+    }
+    launch_node(shape, node, stamps + node, stream);
+  }
   TILESIM_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
   cudaGraphExec_t exec = nullptr;
   TILESIM_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
@@ -177,7 +219,9 @@ NodeTimes time_graph_nodes(const NodeShape& shape, cudaStream_t stream) {
                                        cudaMemcpyHostToDevice, stream));
     TILESIM_CUDA_CHECK(cudaStreamSynchronize(stream));  // timed as a framework times a replay
     TILESIM_CUDA_CHECK(cudaEventRecord(start, stream));
+    const auto launch_begin = std::chrono::steady_clock::now();
     TILESIM_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+    const auto launch_end = std::chrono::steady_clock::now();
     TILESIM_CUDA_CHECK(cudaEventRecord(end, stream));
     TILESIM_CUDA_CHECK(cudaMemcpyAsync(read.data(), stamps, sizeof(NodeStamps) * nodes,
                                        cudaMemcpyDeviceToHost, stream));
@@ -188,6 +232,8 @@ NodeTimes time_graph_nodes(const NodeShape& shape, cudaStream_t stream) {
     const double span_ns = static_cast<double>(read[nodes - 1].last_end_ns) -
                            static_cast<double>(read[0].first_start_ns);
     times.outside_span_us.push_back(1000.0 * event_ms - span_ns / 1000.0);
+    times.launch_host_us.push_back(
+        std::chrono::duration<double, std::micro>(launch_end - launch_begin).count());
     for (int node = kSkippedNodes; node < nodes; ++node) {
       const NodeStamps& before = read[node - 1];
       times.gaps_us.push_back((static_cast<double>(read[node].first_start_ns) -
@@ -203,6 +249,7 @@ NodeTimes time_graph_nodes(const NodeShape& shape, cudaStream_t stream) {
   TILESIM_CUDA_CHECK(cudaGraphExecDestroy(exec));
   TILESIM_CUDA_CHECK(cudaGraphDestroy(graph));
   TILESIM_CUDA_CHECK(cudaFree(stamps));
+  TILESIM_CUDA_CHECK(cudaFree(scratch));
   return times;
 }
 
@@ -269,18 +316,44 @@ std::vector<MicrobenchResult> measure_graph_node_gap(const MicrobenchDevice& dev
         std::move(times.periods_us)));
   }
   // Does a graph launch cost the GPU time in proportion to its nodes before the
-  // first one runs?
+  // first one runs? And graphs like a framework's: memset nodes, clusters, and
+  // kernels allowed to start early.
+  std::vector<std::pair<std::string, NodeShape>> launches;
   for (const int nodes : {16, 64, 256, 1024}) {
     for (const double spin_us : {0.0, 2.0}) {
-      const NodeShape shape{spin_us, 1, false, 1, false, nodes};
-      NodeTimes times = time_graph_nodes(shape, device.stream);
-      results.push_back(summarize(
-          fmt::format("graph_outside_span_{}nodes_{}us", nodes, spin_us), "us",
-          "CUDA-event time of a replay (after a synchronize) minus node 0's first CTA start to "
-          "the last node's last CTA end: " +
-              shape_method(shape),
-          std::move(times.outside_span_us)));
+      launches.emplace_back(fmt::format("{}nodes_{}us", nodes, spin_us),
+                            NodeShape{spin_us, 1, false, 1, false, nodes});
     }
+  }
+  NodeShape memsets{0.0, 1, false, 1, false, 256};
+  memsets.memset_every = 16;
+  launches.emplace_back("256nodes_0us_memset_every_16", memsets);
+  NodeShape clusters = memsets;
+  clusters.memset_every = 0;
+  clusters.style = LaunchStyle::cluster_of_two;
+  launches.emplace_back("256nodes_0us_clusters_of_2", clusters);
+  NodeShape programmatic = clusters;
+  programmatic.style = LaunchStyle::programmatic;
+  launches.emplace_back("256nodes_0us_programmatic", programmatic);
+  for (const auto& [name, shape] : launches) {
+    NodeTimes times = time_graph_nodes(shape, device.stream);
+    const std::string what =
+        shape_method(shape) +
+        (shape.memset_every > 0 ? fmt::format(", a {} B memset node before every {}th",
+                                              kMemsetBytes, shape.memset_every)
+                                : "") +
+        (shape.style == LaunchStyle::cluster_of_two ? ", launched in clusters of 2 CTAs"
+         : shape.style == LaunchStyle::programmatic
+             ? ", launched with programmatic stream serialization"
+             : "");
+    results.push_back(summarize("graph_outside_span_" + name, "us",
+                                "CUDA-event time of a replay (after a synchronize) minus node 0's "
+                                "first CTA start to the last node's last CTA end: " +
+                                    what,
+                                std::move(times.outside_span_us)));
+    results.push_back(summarize("graph_launch_host_" + name, "us",
+                                "host time of cudaGraphLaunch: " + what,
+                                std::move(times.launch_host_us)));
   }
   return results;
 }

@@ -29,7 +29,8 @@ profiler lists the kernels after the timing. The sidecar's
 `graph_replays_back_to_back` gives each case's graph time per replay with 4
 replays issued back to back (the host ahead of the GPU): the single replay's
 time minus it is what the launch costs before the first kernel runs; and
-`replay_call_host_us`, the host time `replay()` takes to return. A dispatch probe (a toy-size
+`replay_call_host_us`, the host time `replay()` takes to return, and
+`replay_runtime_calls`, the CUDA calls it makes (count, host us). A dispatch probe (a toy-size
 forward, eager, host time per kernel) runs at the start, before every case
 and at the end: the sidecar's `dispatch_probe` shows whether the host's speed
 drifted, and is what `launch.framework_dispatch` is fitted on; each row's
@@ -233,6 +234,27 @@ def time_back_to_back(torch, fn, replays=4, rounds=9):
     return statistics.median(times)
 
 
+def runtime_calls_of(torch, fn):
+    """{CUDA runtime/driver call: [count, host us]} that one call of `fn` makes, from
+    the profiler's CPU side; {} when the profiler is unavailable."""
+    try:
+        from torch.profiler import ProfilerActivity, profile
+        torch.cuda.synchronize()
+        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+            fn()
+            torch.cuda.synchronize()
+        calls = {}
+        for e in prof.events():
+            if e.device_type == torch.autograd.DeviceType.CPU and e.name.startswith("cu"):
+                entry = calls.setdefault(e.name, [0, 0.0])
+                entry[0] += 1
+                entry[1] = round(entry[1] + e.time_range.elapsed_us(), 2)
+        return calls
+    except Exception as e:  # CUPTI missing or refused
+        print(f"torch_llama_forward: profiler unavailable: {e}", file=sys.stderr)
+        return {}
+
+
 def host_time_of_call(torch, fn, rounds=9):
     """Median host us that one call of `fn` takes to return, after a synchronize."""
     times = []
@@ -353,7 +375,8 @@ def main(argv):
             measured = time_interleaved(torch, launches)
             back_to_back.append(dict(case=case["name"],
                                      graph_us_per_replay=time_back_to_back(torch, graph.replay),
-                                     replay_call_host_us=host_time_of_call(torch, graph.replay)))
+                                     replay_call_host_us=host_time_of_call(torch, graph.replay),
+                                     replay_runtime_calls=runtime_calls_of(torch, graph.replay)))
             for launch, fn in launches:  # the profiler after the timing: it must not slow it
                 kernels = kernels_of(torch, fn)
                 for i, (kname, us, start_us) in enumerate(kernels):
