@@ -194,10 +194,10 @@ NodeTimes time_graph_nodes(const NodeShape& shape, cudaStream_t stream) {
   NodeStamps* stamps = nullptr;
   const int nodes = shape.nodes;
   TILESIM_CUDA_CHECK(cudaMalloc(&stamps, sizeof(NodeStamps) * nodes));
+  void* scratch = nullptr;  // allocated before the capture, which forbids cudaMalloc
+  TILESIM_CUDA_CHECK(cudaMalloc(&scratch, kMemsetBytes));
   cudaGraph_t graph = nullptr;
   TILESIM_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  void* scratch = nullptr;
-  TILESIM_CUDA_CHECK(cudaMalloc(&scratch, kMemsetBytes));
   for (int node = 0; node < nodes; ++node) {
     if (shape.memset_every > 0 && node % shape.memset_every == 0) {
       TILESIM_CUDA_CHECK(cudaMemsetAsync(scratch, 0, kMemsetBytes, stream));
