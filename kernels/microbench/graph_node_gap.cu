@@ -316,8 +316,8 @@ std::vector<MicrobenchResult> measure_graph_node_gap(const MicrobenchDevice& dev
         std::move(times.periods_us)));
   }
   // Does a graph launch cost the GPU time in proportion to its nodes before the
-  // first one runs? And graphs like a framework's: memset nodes, clusters, and
-  // kernels allowed to start early.
+  // first one runs? And graphs like a framework's: large parameter blocks,
+  // memset nodes, clusters, and kernels allowed to start early.
   std::vector<std::pair<std::string, NodeShape>> launches;
   for (const int nodes : {16, 64, 256, 1024}) {
     for (const double spin_us : {0.0, 2.0}) {
@@ -328,6 +328,7 @@ std::vector<MicrobenchResult> measure_graph_node_gap(const MicrobenchDevice& dev
   NodeShape memsets{0.0, 1, false, 1, false, 256};
   memsets.memset_every = 16;
   launches.emplace_back("256nodes_0us_memset_every_16", memsets);
+  launches.emplace_back("256nodes_0us_2KiB_params", NodeShape{0.0, 1, true, 1, false, 256});
   NodeShape clusters = memsets;
   clusters.memset_every = 0;
   clusters.style = LaunchStyle::cluster_of_two;
