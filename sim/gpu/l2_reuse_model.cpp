@@ -16,6 +16,10 @@ std::int64_t L2ReuseModel::use(double bytes) {
   if (slots_.empty()) slots_.push_back(0);  // use numbers start at 1
   const auto next = static_cast<std::int64_t>(slots_.size());
   slots_.push_back(0);
+  if (bandwidth_bytes_per_s_) {
+    use_time_s_.resize(slots_.size());
+    use_time_s_.back() = now_s_;
+  }
   if (slots_.size() > tree_.size()) {
     // Grow the tree to twice the uses and rebuild it from the slots (amortised O(1)).
     tree_.assign(2 * slots_.size(), 0);
@@ -33,6 +37,16 @@ double L2ReuseModel::used_since(std::int64_t use) const {
   double through = 0;
   for (auto i = static_cast<std::size_t>(use); i > 0; i -= i & (~i + 1)) through += tree_[i];
   return used_bytes_ - through;
+}
+
+bool L2ReuseModel::resident(const ResidentPart& part) const {
+  double distance = used_since(part.use);
+  if (bandwidth_bytes_per_s_) {
+    const double streamed =
+        *bandwidth_bytes_per_s_ * (now_s_ - use_time_s_[static_cast<std::size_t>(part.use)]);
+    distance = std::min(distance, streamed);
+  }
+  return distance < capacity_bytes_;
 }
 
 double L2ReuseModel::read(const BlockKey& key, std::int64_t part_begin, std::int64_t part_end,

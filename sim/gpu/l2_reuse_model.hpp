@@ -10,9 +10,16 @@
 // how much was used in between. A block is tracked as parts (e.g. k-block
 // ranges of a panel chunk), so CTAs that read disjoint parts of it (split-K
 // slices, Stream-K units) each miss their own.
+// Time bound (when given the L2's bandwidth): a read is counted whole when its
+// step starts, but its lines stream over the step, so CTAs that start reading
+// the same block together meet line by line on the card. No more bytes can
+// have passed through L2 since a part's last use than its bandwidth moves in
+// that time: the distance is the smaller of the two, so concurrent readers
+// share a block whatever the order their steps started in.
 
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -31,6 +38,12 @@ struct BlockKeyHash {
 class L2ReuseModel {
  public:
   explicit L2ReuseModel(double capacity_bytes) : capacity_bytes_(capacity_bytes) {}
+  // With the time bound: uses are stamped with the time `advance_to` last set.
+  L2ReuseModel(double capacity_bytes, double bandwidth_bytes_per_s)
+      : capacity_bytes_(capacity_bytes), bandwidth_bytes_per_s_(bandwidth_bytes_per_s) {}
+
+  // The time of the reads and writes that follow (seconds, not decreasing).
+  void advance_to(double now_s) { now_s_ = now_s; }
 
   // Records a read of `bytes`, the part [part_begin, part_end) of block `key`;
   // returns the bytes that miss.
@@ -53,10 +66,12 @@ class L2ReuseModel {
   std::int64_t use(double bytes);
   // Bytes used after `use`: the part's stack distance.
   double used_since(std::int64_t use) const;
-  bool resident(const ResidentPart& part) const { return used_since(part.use) < capacity_bytes_; }
+  bool resident(const ResidentPart& part) const;
   void add_at(std::int64_t use, double bytes);
 
   double capacity_bytes_;
+  std::optional<double> bandwidth_bytes_per_s_;
+  double now_s_ = 0;
   double filled_bytes_ = 0;
   double used_bytes_ = 0;
   // Bytes of each use still on the stack (a Fenwick tree over use numbers,
@@ -64,6 +79,7 @@ class L2ReuseModel {
   // only count for parts older than themselves, which are evicted too.
   std::vector<double> tree_;
   std::vector<double> slots_;
+  std::vector<double> use_time_s_;  // per use number, with the time bound
   // A block is usually one part (every reader covers it) or a few (split-K
   // slices): kept inline in the map's node.
   using ResidentParts = boost::container::small_vector<ResidentPart, 2>;
