@@ -14,6 +14,17 @@ int ceil_div(long long a, long long b) {
   return static_cast<int>((a + b - 1) / b);
 }
 
+// CTAs that hold keys when every pair is cut into splits of blocks_per_split
+// (the split kernel's grid is sized by the longest sequence; the empty
+// splits of shorter ones exit at once).
+long long non_empty_ctas(const AttentionProblem& problem, int blocks_per_split) {
+  long long ctas = 0;
+  for (const int kv_len : problem.kv_lens) {
+    ctas += ceil_div(ceil_div(kv_len, kDecodeBlockKeys), blocks_per_split);
+  }
+  return ctas * problem.kv_heads;
+}
+
 DecodeSplitPlan even_plan(int blocks, int splits) {
   DecodeSplitPlan plan;
   plan.blocks_per_split = ceil_div(blocks, std::clamp(splits, 1, blocks));
@@ -80,9 +91,15 @@ DecodeSplitPlan paged_v2_split_plan(const AttentionProblem& problem) {
   long long keys = 0;
   for (const int kv_len : problem.kv_lens) keys += kv_len;
   const long long share = ceil_div(keys * problem.kv_heads, resident);
+  constexpr int kUnitBlocks = kPagedV2PartitionKeys / kDecodeBlockKeys;
+  const int longest_units = ceil_div(longest_kv_blocks(problem), kUnitBlocks);
+  int units = std::max(1, ceil_div(share, kPagedV2PartitionKeys));
+  // Whole units round each pair's partitions up: grow them until the CTAs
+  // that hold keys fit one wave (12 x 9.5k, 32/4 heads: 7 units gave 144 CTAs
+  // for 132 SMs, a second wave of 12; 10 units give 96).
+  while (units < longest_units && non_empty_ctas(problem, units * kUnitBlocks) > resident) ++units;
   DecodeSplitPlan plan;
-  plan.blocks_per_split = std::max(1, ceil_div(share, kPagedV2PartitionKeys)) *
-                          (kPagedV2PartitionKeys / kDecodeBlockKeys);
+  plan.blocks_per_split = units * kUnitBlocks;
   plan.splits = ceil_div(longest_kv_blocks(problem), plan.blocks_per_split);
   return plan;
 }
