@@ -48,20 +48,37 @@ class PagedV2Programs final : public gpu::CtaProgramSource {
   PagedCtaProgramBuilder builder_;
 };
 
+// CTAs that hold keys when every pair is cut into splits of blocks_per_split.
+std::int64_t non_empty_ctas(const AttentionShape& shape, const FlashTile& tile,
+                            std::int64_t blocks_per_split) {
+  std::int64_t ctas = 0;
+  for (const std::int64_t kv_len : shape.kv_lens) {
+    ctas += ceil_div(ceil_div(kv_len, tile.key_rows), blocks_per_split);
+  }
+  return ctas * shape.kv_heads;
+}
+
 // Our kernel's partitions (kernels/attention/decode/decode_plan.cu,
 // paged_v2_split_plan): whole 512-key units, the batch's keys over every pair
-// shared evenly by one wave of resident CTAs, rounded up.
+// shared evenly by one wave of resident CTAs, rounded up, then grown by whole
+// units until the CTAs that hold keys fit that wave.
 SplitKvPlan own_partition_plan(const AttentionShape& shape, const hw::HardwareSpec& spec,
                                const FlashTile& tile) {
   const std::int64_t resident =
       std::int64_t{spec.sm.count} * gpu::BlockScheduler(spec.sm).ctas_per_sm(tile.footprint());
   std::int64_t keys = 0;
   for (const std::int64_t kv_len : shape.kv_lens) keys += kv_len;
-  const std::int64_t units = std::max<std::int64_t>(
+  const std::int64_t unit_blocks = PagedAttentionV2::kPartitionKeys / tile.key_rows;
+  const std::int64_t longest_blocks = ceil_div(longest_kv_len(shape), tile.key_rows);
+  std::int64_t units = std::max<std::int64_t>(
       1, ceil_div(ceil_div(keys * shape.kv_heads, resident), PagedAttentionV2::kPartitionKeys));
+  while (units < ceil_div(longest_blocks, unit_blocks) &&
+         non_empty_ctas(shape, tile, units * unit_blocks) > resident) {
+    ++units;
+  }
   SplitKvPlan plan;
-  plan.blocks_per_split = units * PagedAttentionV2::kPartitionKeys / tile.key_rows;
-  plan.splits = ceil_div(ceil_div(longest_kv_len(shape), tile.key_rows), plan.blocks_per_split);
+  plan.blocks_per_split = units * unit_blocks;
+  plan.splits = ceil_div(longest_blocks, plan.blocks_per_split);
   return plan;
 }
 
