@@ -94,6 +94,9 @@ struct AttentionProfile {
   // first read, this cross-thread reduction of its max and sum (SM clock
   // cycles) and its second read, one after another.
   double softmax_row_reduction_cycles = 0;
+  // With the CTA per row: an SM launches and retires softmax CTAs no faster
+  // than one per this interval, whatever else a row costs (0: no limit).
+  double softmax_cta_interval_s = 0;
   // Rows of at most this many keys run a warp-per-row softmax at its own cost
   // (PyTorch's softmax_warp_forward); 0: one softmax kernel for every length.
   int warp_softmax_max_keys = 0;

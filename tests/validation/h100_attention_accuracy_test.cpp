@@ -1,21 +1,25 @@
 // Accuracy guard for attention (docs/validation.md, "Attention"): re-simulates
-// the committed measurements of the attention validation studies 1, 3, 4 and 5
-// (seen) and 6 (held out) -- PyTorch SDPA's backends and our own kernels -- on
-// the calibrated hardware file, the way `tilesim compare` does.
+// the committed measurements of the attention validation studies 1, 3, 4, 5
+// and 6 (seen) and 7 (held out) -- PyTorch SDPA's backends and our own
+// kernels -- on the calibrated hardware file, the way `tilesim compare` does.
 //
 // Each implementation runs with the attention profile of its class
 // (configs/attention/, mapped by workloads/attention/attention_implementations.cpp),
 // fitted on microbenchmarks and the named calibration cases only
-// (kernels/studies/attention_calibration{,_2,_3,_4,_5}.yaml and round 6's A/B rows). The limits
+// (kernels/studies/attention_calibration{,_2,_3,_4,_5}.yaml, round 6's A/B rows and round 7's
+// profiler study kernels/studies/ncu_attention_unfused.yaml). The limits
 // below hold today's accuracy with a little room, so a change that makes predictions worse fails
 // here; the targets are written beside each, and where one is not met docs/validation.md
 // says why. The whole comparison is printed, so a failure shows which rows moved.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <span>
+#include <string_view>
 
 #include "app/report/comparison_report.hpp"
 #include "tests/support/shipped_hardware.hpp"
@@ -185,20 +189,31 @@ constexpr double kMinSdpaPearsonLogR5 = 0.990;          // 0.992
 // 54.2 (FA2 vs math at 448 keys causal), 7 of 11 within 15%. Target 15 (not met).
 constexpr double kMaxSdpaFusedUnfusedErrorPercent5 = 54.7;
 constexpr int kMinOwnCases5 = 79;
-// 5.4 with round 5's model; 7.3 with round 6's, whose decode kernels (faster)
-// these rows did not run. Target 10 (met).
-constexpr double kMaxOwnMapePercent5 = 7.8;
-constexpr double kMaxOwnPrefillMapePercent5 = 12.1;  // 11.5, mma.sync flash and unfused
-// 40.0 (unfused 320 keys b32 MHA d64); target 25 (not met).
-constexpr double kMaxOwnCaseErrorPercent5 = 40.5;
-// 34.4 (144 keys b56), 2 of 5 within 15%. Target 15 on every shape (not met).
+// 5.4 with round 5's model; 7.3 with round 6's and 6.9 with round 7's, whose
+// decode kernels (faster) these rows did not run. Target 10 (met).
+constexpr double kMaxOwnMapePercent5 = 7.5;
+constexpr double kMaxOwnPrefillMapePercent5 = 9.9;  // 9.4, mma.sync flash and unfused
+// 34.0 (paged v1 page 128, 7k b16, round 5's kernel); target 25 (not met).
+constexpr double kMaxOwnCaseErrorPercent5 = 34.5;
+// 34.4 (144 keys b56), 3 of 5 within 15%. Target 15 on every shape (not met).
 constexpr double kMaxOwnFusedUnfusedErrorPercent5 = 34.9;
-constexpr double kMinOwnDecodeTop1Share5 = 0.94;  // 16 of 17 (0.941); target 0.85 (met)
 
-// Validation 6 (kernels/studies/attention_validation_6.yaml): HELD OUT,
-// committed (b89ed7c) before round 6's kernel and model changes, measured once
-// with round 6's kernels and final model (a5aa54a) and not fitted on; its
-// figures with half a point of room.
+// Validation 5's 57 decode rows re-measured on round 7's kernels (the fused
+// split-KV merge and paged address path of round 6); 37 fitted in the call's
+// time. Seen.
+constexpr const char* kOwnMeasured5Round7 =
+    "bench/measurements/h100_sxm_2026-11-27_attention_validation_5_round7_ref.csv";
+constexpr int kMinOwnCases5Round7 = 37;
+constexpr double kMaxOwnMapePercent5Round7 = 3.8;        // 3.3 (round 5's kernels: 5.9)
+constexpr double kMaxOwnCaseErrorPercent5Round7 = 12.4;  // 11.9 (paged v1 page 32, 9k b12 d64)
+constexpr double kMinOwnDecodeTop1Share5Round7 = 1.0;    // 13 of 13
+constexpr double kMinOwnDecodeTop1Share5 = 0.94;         // 16 of 17 (0.941); target 0.85 (met)
+
+// Validation 6 (kernels/studies/attention_validation_6.yaml): committed
+// (b89ed7c) before round 6's kernel and model changes, measured once with
+// round 6's kernels and final model (a5aa54a), held out until round 7 read it
+// ("seen" now; nothing was fitted on it); today's figures with half a point
+// of room.
 constexpr const char* kSdpaMeasured6 =
     "bench/measurements/h100_sxm_2026-11-27_attention_validation_6_sdpa.csv";
 constexpr const char* kOwnMeasured6 =
@@ -213,13 +228,47 @@ constexpr double kMinSdpaPearsonLogR6 = 0.985;          // 0.989
 // 82.1 (FA2 vs math at 192 keys causal d64), 5 of 11 within 15%. Target 15 (not met).
 constexpr double kMaxSdpaFusedUnfusedErrorPercent6 = 82.6;
 constexpr int kMinOwnCases6 = 70;
-constexpr double kMaxOwnMapePercent6 = 6.6;         // 6.1; target 10 (met)
-constexpr double kMaxOwnPrefillMapePercent6 = 9.9;  // 9.4, mma.sync flash and unfused
-// 27.2 (unfused 128 keys b96 GQA 4); target 25 (not met).
-constexpr double kMaxOwnCaseErrorPercent6 = 27.7;
-// 23.3 (192 keys causal d64), 3 of 5 within 15%. Target 15 on every shape (not met).
+// 6.1 with round 6's model; 6.9 with round 7's: its 12 x 9.5k paged v2 rows ran
+// the two-wave partition plan (3 partitions) that round 7's kernel replaced
+// (2, one wave; the model follows the kernel). Target 10 (met).
+constexpr double kMaxOwnMapePercent6 = 7.4;
+constexpr double kMaxOwnPrefillMapePercent6 = 8.3;  // 7.8, mma.sync flash and unfused
+// 25.0 (paged v2 page 16, 12 x 9.5k, the old plan); target 25.
+constexpr double kMaxOwnCaseErrorPercent6 = 25.5;
+// 23.3 (192 keys causal d64), 2 of 5 within 15%. Target 15 on every shape (not met).
 constexpr double kMaxOwnFusedUnfusedErrorPercent6 = 23.8;
 constexpr double kMinOwnDecodeTop1Share6 = 0.85;  // 12 of 14 (0.857); target 0.85 (met)
+
+// Validation 7 (kernels/studies/attention_validation_7.yaml): HELD OUT,
+// committed (c165e52) before round 7's kernel and model changes, measured once
+// with round 7's kernels and model (e902bc6; 61 of 68 own rows in the call's
+// time) and not fitted on; its figures with half a point of room.
+constexpr const char* kSdpaMeasured7 =
+    "bench/measurements/h100_sxm_2026-11-27_attention_validation_7_sdpa.csv";
+constexpr const char* kOwnMeasured7 =
+    "bench/measurements/h100_sxm_2026-11-27_attention_validation_7_ref.csv";
+// Known outlier: measured with round 7's first paged v2 partition rule, which
+// gave the 120000-key sequence one partition per KV head (1633 us); the rule
+// was replaced after the measurement (78cbc6a) and the model follows today's
+// kernel, so this row no longer describes the kernel it predicts.
+constexpr std::string_view kOutliers7[] = {"ref_paged_v2_p32_v120000_and_23x2000_h32kv8_d128"};
+constexpr int kMinSdpaCases7 = 35;
+constexpr double kMaxSdpaFlashMapePercent7 = 14.2;      // 13.7; target 15 (met)
+constexpr double kMaxSdpaCudnnMapePercent7 = 6.7;       // 6.2; target 15 (met)
+constexpr double kMaxSdpaEfficientMapePercent7 = 20.9;  // 20.4 (3 rows); no target
+constexpr double kMaxSdpaMathMapePercent7 = 10.8;       // 10.3; target 15 (unfused, met)
+constexpr double kMaxSdpaCaseErrorPercent7 = 51.9;      // 51.4 (FA2 at 288 keys causal d64)
+constexpr double kMinSdpaPearsonLogR7 = 0.985;          // 0.989
+// 92.7 (FA2 vs math at 288 keys causal d64), 8 of 12 within 15%. Target 15 (not met).
+constexpr double kMaxSdpaFusedUnfusedErrorPercent7 = 93.2;
+constexpr int kMinOwnCases7 = 60;
+constexpr double kMaxOwnMapePercent7 = 5.7;         // 5.2; target 10 (met)
+constexpr double kMaxOwnPrefillMapePercent7 = 9.3;  // 8.8, mma.sync flash and unfused
+// 22.5 (our Hopper kernel, 2688 keys causal d64 fp16); target 25 (met).
+constexpr double kMaxOwnCaseErrorPercent7 = 23.0;
+// 35.1 (1088 keys causal MHA d64), 3 of 5 within 15%. Target 15 on every shape (not met).
+constexpr double kMaxOwnFusedUnfusedErrorPercent7 = 35.6;
+constexpr double kMinOwnDecodeTop1Share7 = 0.90;  // 10 of 11 (0.909); target 0.85 (met)
 
 struct SdpaLimits {
   int min_cases;
@@ -251,8 +300,17 @@ struct OwnLimits {
   double mape, prefill_mape, case_error, fused_unfused_error, min_decode_top1_share;
 };
 
-void expect_own_within(const char* file, const OwnLimits& limit) {
-  const report::ComparedRows rows = compare_file(file);
+// `known_outliers`: rows left out, each named in the output (and why, beside
+// the list).
+void expect_own_within(const char* file, const OwnLimits& limit,
+                       std::span<const std::string_view> known_outliers = {}) {
+  report::ComparedRows rows = compare_file(file);
+  std::erase_if(rows.attention, [&](const workloads::ComparedAttention& row) {
+    const bool outlier = std::find(known_outliers.begin(), known_outliers.end(),
+                                   row.measured.workload.name) != known_outliers.end();
+    if (outlier) std::cout << "known outlier, left out: " << row.measured.workload.name << "\n";
+    return outlier;
+  });
   const report::ComparisonSummary summary = report::summarize_comparison(rows);
   std::cout << report::comparison_table(rows, summary);
 
@@ -332,6 +390,31 @@ TEST(H100AttentionAccuracy, OwnKernelsValidation6) {
   expect_own_within(kOwnMeasured6, {kMinOwnCases6, kMaxOwnMapePercent6, kMaxOwnPrefillMapePercent6,
                                     kMaxOwnCaseErrorPercent6, kMaxOwnFusedUnfusedErrorPercent6,
                                     kMinOwnDecodeTop1Share6});
+}
+
+TEST(H100AttentionAccuracy, OwnKernelsValidation5Round7) {
+  const report::ComparedRows rows = compare_file(kOwnMeasured5Round7);
+  const report::ComparisonSummary summary = report::summarize_comparison(rows);
+  std::cout << report::comparison_table(rows, summary);
+  EXPECT_GE(summary.attention.all.cases, kMinOwnCases5Round7);
+  EXPECT_LE(summary.attention.all.mape_percent, kMaxOwnMapePercent5Round7);
+  EXPECT_LE(summary.attention.all.max_ape_percent, kMaxOwnCaseErrorPercent5Round7);
+  EXPECT_GE(summary.attention.decode_choice.top1_share(), kMinOwnDecodeTop1Share5Round7);
+}
+
+TEST(H100AttentionAccuracy, SdpaBackendsValidation7) {
+  expect_sdpa_within(kSdpaMeasured7, {kMinSdpaCases7, kMaxSdpaFlashMapePercent7,
+                                      kMaxSdpaCudnnMapePercent7, kMaxSdpaEfficientMapePercent7,
+                                      kMaxSdpaMathMapePercent7, kMaxSdpaCaseErrorPercent7,
+                                      kMinSdpaPearsonLogR7, kMaxSdpaFusedUnfusedErrorPercent7});
+}
+
+TEST(H100AttentionAccuracy, OwnKernelsValidation7) {
+  expect_own_within(
+      kOwnMeasured7,
+      {kMinOwnCases7, kMaxOwnMapePercent7, kMaxOwnPrefillMapePercent7, kMaxOwnCaseErrorPercent7,
+       kMaxOwnFusedUnfusedErrorPercent7, kMinOwnDecodeTop1Share7},
+      kOutliers7);
 }
 
 }  // namespace

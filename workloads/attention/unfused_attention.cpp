@@ -89,11 +89,21 @@ std::vector<ScorePass> passes_over_scores(const AttentionWorkload& workload,
            ScorePassElements::scores, e, e, softmax_instructions, profile.softmax_exps_per_score);
   if (profile.softmax_row_reduction_cycles > 0) {
     // Pass 1 reads S from HBM, pass 2 re-reads it from L2.
-    softmax.row_latency_s = spec.hbm.latency_s +
-                            profile.softmax_row_reduction_cycles / spec.sm.clock_hz +
-                            spec.l2.latency_s;
-    softmax.row_slots = std::int64_t{spec.sm.count} *
-                        gpu::BlockScheduler(spec.sm).ctas_per_sm(score_pass_footprint());
+    const double chain_s = spec.hbm.latency_s +
+                           profile.softmax_row_reduction_cycles / spec.sm.clock_hz +
+                           spec.l2.latency_s;
+    const int ctas_per_sm = gpu::BlockScheduler(spec.sm).ctas_per_sm(score_pass_footprint());
+    softmax.row_slots = std::int64_t{spec.sm.count} * ctas_per_sm;
+    // An SM launches and retires the CTAs (one per row) no faster than one
+    // per softmax_cta_interval, so a slot's row takes at least the SM's slots
+    // times that; the row's chain and its share of HBM time (S read, P
+    // written) count toward it. Short rows run at the SM's CTA rate (measured
+    // per kernel: 128 to 512 keys), long rows at their chain and bytes.
+    const double row_hbm_s = 2 * static_cast<double>(longest) * e *
+                             static_cast<double>(softmax.row_slots) /
+                             spec.hbm.sustained_bytes_per_s();
+    const double floor_s = ctas_per_sm * profile.softmax_cta_interval_s;
+    softmax.row_latency_s = chain_s + std::max(0.0, floor_s - chain_s - row_hbm_s);
   }
   passes.push_back(softmax);
   if (profile.safe_softmax_passes) {

@@ -53,6 +53,7 @@ class DecodeCta {
   using Element = typename Cfg::Element;
   using Cursor = KvBlockCursor<Cfg::kBlockKeys>;
   static constexpr int kHeadDim = Cfg::kHeadDim;
+  static constexpr int kThreads = Cfg::kThreads;
   static constexpr int kColumnGroups = kHeadDim / 4;  // float4 groups of an output row
 
   __device__ explicit DecodeCta(unsigned char* smem)

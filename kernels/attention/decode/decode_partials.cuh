@@ -48,6 +48,34 @@ __device__ __forceinline__ long long partial_row(const DecodeParams& p, long lon
   return slot * p.rows + row;
 }
 
+// Every thread of the CTA: the segment's merged O of each packed row into the
+// output (a pair whose keys one CTA holds: nothing to merge with).
+template <class Cta, class Cursor>
+__device__ void store_merged_output(const Cta& cta, const DecodeParams& p, const Cursor& at) {
+  const int items = p.rows * Cta::kColumnGroups;
+  for (int item = static_cast<int>(threadIdx.x); item < items; item += Cta::kThreads) {
+    const int row = item / Cta::kColumnGroups;
+    const int group = item % Cta::kColumnGroups;
+    store_output<typename Cta::Element, Cta::kHeadDim>(p, at.sequence, at.head, row, group,
+                                                       cta.merged_output(row, group));
+  }
+}
+
+// Every thread of the CTA: the segment's partial (merged O and log2-sum-exp
+// of each packed row) into slot `slot`, through L2 (another CTA merges it).
+template <class Cta>
+__device__ void store_partial(const Cta& cta, const DecodeParams& p, long long slot) {
+  const int items = p.rows * Cta::kColumnGroups;
+  for (int item = static_cast<int>(threadIdx.x); item < items; item += Cta::kThreads) {
+    const int row = item / Cta::kColumnGroups;
+    const int group = item % Cta::kColumnGroups;
+    const long long partial = partial_row(p, slot, row);
+    __stcg(reinterpret_cast<float4*>(p.partial_o + partial * Cta::kHeadDim) + group,
+           cta.merged_output(row, group));
+    if (group == 0) __stcg(p.partial_lse + partial, cta.merged_lse(row));
+  }
+}
+
 // Stream-K: thread 0 waits until a peer's flag is up (trapping after 20 s, so
 // a broken protocol fails the launch instead of hanging) and lowers it again
 // for the next launch.

@@ -1,8 +1,11 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <functional>
+#include <queue>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "kernels/attention/decode/decode_plan.hpp"
 #include "kernels/common/cuda_check.hpp"
@@ -12,6 +15,30 @@ namespace {
 
 int ceil_div(long long a, long long b) {
   return static_cast<int>((a + b - 1) / b);
+}
+
+// Blocks until the last of the launch's CTAs ends when every pair is cut
+// into splits of blocks_per_split and the CTAs that hold keys go, in grid
+// order (split, KV head, sequence), to whichever of `slots` resident slots
+// frees first; each costs its blocks plus one (its pipeline fill and merge).
+// Empty splits exit at once and are left out.
+long long launch_makespan_blocks(const AttentionProblem& problem, int blocks_per_split,
+                                 long long slots) {
+  std::priority_queue<long long, std::vector<long long>, std::greater<>> free_at;
+  for (long long s = 0; s < slots; ++s) free_at.push(0);
+  long long end = 0;
+  for (const int kv_len : problem.kv_lens) {
+    const int blocks = ceil_div(kv_len, kDecodeBlockKeys);
+    for (int head = 0; head < problem.kv_heads; ++head) {
+      for (int first = 0; first < blocks; first += blocks_per_split) {
+        const long long done = free_at.top() + std::min(blocks_per_split, blocks - first) + 1;
+        free_at.pop();
+        free_at.push(done);
+        end = std::max(end, done);
+      }
+    }
+  }
+  return end;
 }
 
 DecodeSplitPlan even_plan(int blocks, int splits) {
@@ -80,9 +107,24 @@ DecodeSplitPlan paged_v2_split_plan(const AttentionProblem& problem) {
   long long keys = 0;
   for (const int kv_len : problem.kv_lens) keys += kv_len;
   const long long share = ceil_div(keys * problem.kv_heads, resident);
+  constexpr int kUnitBlocks = kPagedV2PartitionKeys / kDecodeBlockKeys;
+  const int longest_units = ceil_div(longest_kv_blocks(problem), kUnitBlocks);
+  // Whole units round each pair's partitions up, which can leave a second
+  // wave of a few CTAs (12 x 9.5k, 32/4 heads: 7 units make 144 CTAs for 132
+  // SMs). Larger partitions are taken when they end the launch sooner
+  // (launch_makespan_blocks; there: 10 units, 96 CTAs in one wave).
+  const int share_units = std::max(1, ceil_div(share, kPagedV2PartitionKeys));
+  int units = share_units;
+  long long best = launch_makespan_blocks(problem, units * kUnitBlocks, resident);
+  for (int u = share_units + 1; u <= longest_units; ++u) {
+    const long long end = launch_makespan_blocks(problem, u * kUnitBlocks, resident);
+    if (end < best) {
+      best = end;
+      units = u;
+    }
+  }
   DecodeSplitPlan plan;
-  plan.blocks_per_split = std::max(1, ceil_div(share, kPagedV2PartitionKeys)) *
-                          (kPagedV2PartitionKeys / kDecodeBlockKeys);
+  plan.blocks_per_split = units * kUnitBlocks;
   plan.splits = ceil_div(longest_kv_blocks(problem), plan.blocks_per_split);
   return plan;
 }

@@ -43,11 +43,14 @@ struct DecodeSplitPlan {
 DecodeSplitPlan flash_decoding_split_plan(const AttentionProblem& problem);
 // Partitions of a whole number of kPagedV2PartitionKeys keys: the batch's
 // keys (over every pair) shared evenly by one wave of resident CTAs, rounded
-// up to that unit. vLLM's fixed 512 launched many waves of short CTAs at long
-// contexts (8 blocks each: pipeline fill and epilogue per 8 blocks) and a
-// reduce over up to 256 partials a row, 1.1-1.6x the contiguous split-KV
-// time; sharing the keys, not the pairs, keeps skewed batches balanced: a
-// long sequence still gets many partitions. problem.splits is ignored.
+// up to that unit; larger partitions (whole units) when they end the launch
+// sooner, the CTAs dispatched in grid order to the resident slots (a rounding
+// can leave a second wave of a few CTAs). vLLM's fixed 512 launched many
+// waves of short CTAs at long contexts (8 blocks each: pipeline fill and
+// epilogue per 8 blocks) and a reduce over up to 256 partials a row, 1.1-1.6x
+// the contiguous split-KV time; sharing the keys, not the pairs, keeps skewed
+// batches balanced: a long sequence still gets many partitions.
+// problem.splits is ignored.
 DecodeSplitPlan paged_v2_split_plan(const AttentionProblem& problem);
 
 // Split-kernel CTAs resident per SM (occupancy of the problem's tile).

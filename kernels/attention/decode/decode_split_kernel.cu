@@ -29,27 +29,14 @@ struct SplitEpilogue {
 
   template <class Cta, class Cursor>
   __device__ void operator()(const Cta& cta, const DecodeParams& p, const Cursor& at) const {
-    const int items = p.rows * Cta::kColumnGroups;
     const int pair_splits = (at.pair_blocks + p.blocks_per_split - 1) / p.blocks_per_split;
     if (!p.write_partials || pair_splits == 1) {
-      for (int item = static_cast<int>(threadIdx.x); item < items; item += Cfg::kThreads) {
-        const int row = item / Cta::kColumnGroups;
-        const int group = item % Cta::kColumnGroups;
-        store_output<Element, Cfg::kHeadDim>(p, at.sequence, at.head, row, group,
-                                             cta.merged_output(row, group));
-      }
+      store_merged_output(cta, p, at);
       return;
     }
     const int pair = at.pair_index(p);
     const long long first_slot = static_cast<long long>(pair) * p.splits;
-    for (int item = static_cast<int>(threadIdx.x); item < items; item += Cfg::kThreads) {
-      const int row = item / Cta::kColumnGroups;
-      const int group = item % Cta::kColumnGroups;
-      const long long partial = partial_row(p, first_slot + split, row);
-      __stcg(reinterpret_cast<float4*>(p.partial_o + partial * Cfg::kHeadDim) + group,
-             cta.merged_output(row, group));
-      if (group == 0) __stcg(p.partial_lse + partial, cta.merged_lse(row));
-    }
+    store_partial(cta, p, first_slot + split);
     __syncthreads();  // the whole partial is written before thread 0 arrives
     int arrived = 0;
     if (threadIdx.x == 0) {
@@ -59,6 +46,7 @@ struct SplitEpilogue {
     }
     if (!__syncthreads_or(threadIdx.x == 0 && arrived == pair_splits - 1)) return;
     if (threadIdx.x == 0) p.split_arrivals[pair] = 0;  // all arrived: ready for the next launch
+    const int items = p.rows * Cta::kColumnGroups;
     for (int item = static_cast<int>(threadIdx.x); item < items; item += Cfg::kThreads) {
       const int row = item / Cta::kColumnGroups;
       const int group = item % Cta::kColumnGroups;

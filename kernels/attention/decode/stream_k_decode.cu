@@ -42,14 +42,7 @@ struct StreamKEpilogue {
         stream_k_cta_of(at.pair_begin + at.pair_blocks - 1, p.total_blocks, ctas);
     const int items = p.rows * Cta::kColumnGroups;
     if (self != owner) {
-      for (int item = static_cast<int>(threadIdx.x); item < items; item += Cfg::kThreads) {
-        const int row = item / Cta::kColumnGroups;
-        const int group = item % Cta::kColumnGroups;
-        const long long partial = partial_row(p, self, row);
-        __stcg(reinterpret_cast<float4*>(p.partial_o + partial * Cfg::kHeadDim) + group,
-               cta.merged_output(row, group));
-        if (group == 0) __stcg(p.partial_lse + partial, cta.merged_lse(row));
-      }
+      store_partial(cta, p, self);
       __syncthreads();
       if (threadIdx.x == 0) {
         __threadfence();
@@ -58,12 +51,7 @@ struct StreamKEpilogue {
       return;
     }
     if (last == owner) {
-      for (int item = static_cast<int>(threadIdx.x); item < items; item += Cfg::kThreads) {
-        const int row = item / Cta::kColumnGroups;
-        const int group = item % Cta::kColumnGroups;
-        store_output<Element, Cfg::kHeadDim>(p, at.sequence, at.head, row, group,
-                                             cta.merged_output(row, group));
-      }
+      store_merged_output(cta, p, at);
       return;
     }
     if (threadIdx.x == 0) {

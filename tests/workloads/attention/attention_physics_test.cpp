@@ -8,6 +8,7 @@
 
 #include "tests/support/shipped_hardware.hpp"
 #include "workloads/attention/attention_runner.hpp"
+#include "workloads/attention/paged_attention_v2.hpp"
 
 namespace tilesim::workloads {
 namespace {
@@ -205,6 +206,40 @@ TEST(AttentionPhysics, SmallPagesSlowPagedDecodeOfFewCtas) {
   AttentionWorkload large = small;
   large.shape.page_size = 32;
   EXPECT_GE(simulate(small, spec).result.time_us() / simulate(large, spec).result.time_us(), 1.5);
+}
+
+// Our paged v2 sizes its partitions so one wave shares the batch's keys; a
+// rounding that leaves a second wave of a few CTAs takes larger partitions
+// (12 x 9.5k, 32/4: 2 a pair, 96 CTAs, not 3 and 144 on 132 SMs), but a long
+// sequence beside many short ones keeps its many partitions.
+TEST(AttentionPhysics, PagedV2PartitionsFillOneWaveWithoutStarvingALongSequence) {
+  const hw::HardwareSpec spec = h100();
+  const AttentionWorkload even = decode(32, 4, std::vector<std::int64_t>(12, 9728), "paged_v2");
+  EXPECT_EQ(PagedAttentionV2::own_partitions(even.shape, spec), 2);
+  std::vector<std::int64_t> skewed(24, 2000);
+  skewed.front() = 120000;
+  EXPECT_GE(PagedAttentionV2::own_partitions(decode(32, 8, skewed, "paged_v2").shape, spec), 12);
+}
+
+// Our unfused softmax runs a 256-thread CTA per row; an SM launches and
+// retires them no faster than one per softmax_cta_interval (0.44 us), so
+// short rows take at least rows / SMs of that, and longer rows (up to 512
+// keys here) not much more: the per-kernel times measured by ncu.
+TEST(AttentionPhysics, UnfusedSoftmaxRunsShortRowsAtTheSmsCtaRate) {
+  const hw::HardwareSpec spec = h100();
+  auto softmax_us = [&](std::int64_t keys) {
+    AttentionWorkload workload = prefill(32, 32, keys, "unfused");
+    workload.kernel = "tilesim_ref";
+    const WorkloadRun run = simulate(workload, spec);
+    const auto softmax =
+        std::find_if(run.result.kernels.begin(), run.result.kernels.end(),
+                     [](const gpu::KernelRecord& k) { return k.name.ends_with(".softmax"); });
+    EXPECT_NE(softmax, run.result.kernels.end());
+    return (softmax->end - softmax->start).seconds() * 1e6;
+  };
+  const double rows_per_sm = 32.0 * 384 / spec.sm.count;
+  EXPECT_GE(softmax_us(384), 0.9 * rows_per_sm * 0.44);
+  EXPECT_LE(softmax_us(384), 1.3 * rows_per_sm * 0.44);
 }
 
 TEST(AttentionPhysics, CompareRunsEveryVariantThatApplies) {
