@@ -296,6 +296,20 @@ void expect_sdpa_within(const char* file, const SdpaLimits& limit) {
   expect_ratios_within(summary, limit.fused_unfused_error);
 }
 
+// Round 7's paged v2 rows re-measured on the final partition rule (78cbc6a),
+// with validation 7's 7 own rows its call did not reach and validation 6's
+// 12 x 9.5k paged v2 rows (kernels/studies/attention_round7_remeasure.yaml).
+// Seen but for those 7.
+constexpr const char* kOwnRemeasured7 =
+    "bench/measurements/h100_sxm_2026-11-27_attention_round7_remeasure_ref.csv";
+constexpr int kMinOwnCasesRemeasured7 = 30;
+constexpr double kMaxOwnMapePercentRemeasured7 = 7.4;  // 6.9; target 10 (met)
+// 66.6 as max_ape counts it (compare prints -65.5%: paged v2 page 32, 120000 + 23 x 2000,
+// kernel and model plans differ);
+// target 25 (not met).
+constexpr double kMaxOwnCaseErrorPercentRemeasured7 = 67.1;
+constexpr double kMinOwnDecodeTop1ShareRemeasured7 = 1.0;  // 8 of 8
+
 struct OwnLimits {
   int min_cases;
   double mape, prefill_mape, case_error, fused_unfused_error, min_decode_top1_share;
@@ -393,14 +407,32 @@ TEST(H100AttentionAccuracy, OwnKernelsValidation6) {
                                     kMinOwnDecodeTop1Share6});
 }
 
-TEST(H100AttentionAccuracy, OwnKernelsValidation5Round7) {
-  const report::ComparedRows rows = compare_file(kOwnMeasured5Round7);
+struct DecodeLimits {
+  int min_cases;
+  double mape, case_error, min_decode_top1_share;
+};
+
+// Files of our decode kernels alone (no prefill rows, no fused/unfused pairs).
+void expect_decode_within(const char* file, const DecodeLimits& limit) {
+  const report::ComparedRows rows = compare_file(file);
   const report::ComparisonSummary summary = report::summarize_comparison(rows);
   std::cout << report::comparison_table(rows, summary);
-  EXPECT_GE(summary.attention.all.cases, kMinOwnCases5Round7);
-  EXPECT_LE(summary.attention.all.mape_percent, kMaxOwnMapePercent5Round7);
-  EXPECT_LE(summary.attention.all.max_ape_percent, kMaxOwnCaseErrorPercent5Round7);
-  EXPECT_GE(summary.attention.decode_choice.top1_share(), kMinOwnDecodeTop1Share5Round7);
+  EXPECT_GE(summary.attention.all.cases, limit.min_cases);
+  EXPECT_LE(summary.attention.all.mape_percent, limit.mape);
+  EXPECT_LE(summary.attention.all.max_ape_percent, limit.case_error);
+  EXPECT_GE(summary.attention.decode_choice.top1_share(), limit.min_decode_top1_share);
+}
+
+TEST(H100AttentionAccuracy, OwnKernelsValidation5Round7) {
+  expect_decode_within(kOwnMeasured5Round7,
+                       {kMinOwnCases5Round7, kMaxOwnMapePercent5Round7,
+                        kMaxOwnCaseErrorPercent5Round7, kMinOwnDecodeTop1Share5Round7});
+}
+
+TEST(H100AttentionAccuracy, OwnKernelsRound7Remeasure) {
+  expect_decode_within(kOwnRemeasured7,
+                       {kMinOwnCasesRemeasured7, kMaxOwnMapePercentRemeasured7,
+                        kMaxOwnCaseErrorPercentRemeasured7, kMinOwnDecodeTop1ShareRemeasured7});
 }
 
 TEST(H100AttentionAccuracy, SdpaBackendsValidation7) {
