@@ -52,8 +52,9 @@ class UnitFastForward {
   // the first units of a walk can agree and still be unlike the rest. A
   // static list of data-parallel tiles after Stream-K units (8192x8448x8192,
   // 16 tiles a CTA): the first 5 tiles run at 179 us, the middle ones drift
-  // apart in L2 and reach 210 us; skipped from the 5th, the grid ran 13% short
-  // (a third: still 13%; a half: the middle ones no longer agree).
+  // apart in L2 and reach 210 us; skipped from the 5th (a third of 16 is no
+  // later), approximate mode ran the grid 13% short; after a half, the middle
+  // tiles no longer agree.
   static constexpr std::size_t kObservedShare = 2;
   static constexpr double kTolerance = 0.02;  // relative to the units' mean
   static constexpr std::int64_t kTailUnits = 1;

@@ -142,10 +142,10 @@ TEST(ApproximateMode, UnitFastForwardSkipsSteadyStreamKTilesWithinHalfAPercent) 
 
 // Our mma.sync kernel's hybrid Stream-K walks a static list of data-parallel
 // tiles after its Stream-K units. The first tiles of the walk agree and run
-// short (they share L2 before the CTAs drift apart): skipped from there, the
-// grid ran 11% (8192x16384x6656) and 13% (8192x8448x8192) short. A CTA is
-// steady only after half its units: the first grid skips nothing, the second
-// skips its last tiles, +1.6% (HBM reads +2.3%).
+// short (they share L2 before the CTAs drift apart): skipped from there,
+// 8192x16384x6656 ran 11% short, and 8192x8448x8192 in approximate mode 13%.
+// A CTA is steady only after half its units: the first grid skips nothing,
+// the second skips its last tiles, +1.6% (HBM reads +2.3%).
 TEST(ApproximateMode, UnitFastForwardObservesHalfAStaticTileList) {
   for (const std::int64_t n : {16384, 8448}) {
     GemmWorkload workload = gemm(8192, n, n == 16384 ? 6656 : 8192, "stream_k");
