@@ -11,6 +11,8 @@
 #   corpus.tar.gz (optional: an earlier run's fuzz_corpus.tar.gz, to go on from it).
 # TARGET=INPUTS: inputs an earlier run of the same binaries gave a target; the
 # cores are shared out by what each target still lacks of 1,000,000.
+# FUZZ_RUNS_PER_PROCESS=N (optional): a process stops after N mutations, before
+# SECONDS if it gets there first.
 # Writes $OUT/fuzz_run.tar.gz (every process's log and any crash inputs) and
 # $OUT/fuzz_corpus.tar.gz (the corpora, for the next run).
 set -u
@@ -60,7 +62,10 @@ echo "# $(date -u +%FT%TZ) $cores cores, $slots processes; $seconds s per proces
 mkdir -p logs
 for target in "${targets[@]}"; do
   for i in $(seq 1 "${procs[$target]}"); do
-    tests/fuzz/run_fuzzer.sh build "$target" -seed="$i" -max_total_time="$seconds" \
+    # -reload=30: 62 processes re-reading one growing corpus every second (the
+    # default) ran at half the rate (bench/fuzz/2026-11-27_device_run_4_sweep.log).
+    tests/fuzz/run_fuzzer.sh build "$target" -seed="$i" -reload=30 \
+      ${FUZZ_RUNS_PER_PROCESS:+-runs=$FUZZ_RUNS_PER_PROCESS} -max_total_time="$seconds" \
       > "logs/${target}_$i.log" 2>&1 &
   done
 done

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "kernels/microbench/compute_throughput.hpp"
+#include "kernels/microbench/graph_node_gap.hpp"
 #include "kernels/microbench/launch_overhead.hpp"
 #include "kernels/microbench/memory_bandwidth.hpp"
 #include "kernels/microbench/memory_latency.hpp"
@@ -35,6 +36,7 @@ std::vector<MicrobenchResult> run_calibration_microbenchmarks(const MicrobenchDe
   keep(all, {measure_l2_port_bandwidth(device)});
   keep(all, measure_memory_latency(device));
   keep(all, measure_launch_overhead(device));
+  keep(all, measure_graph_node_gap(device));
   return all;
 }
 

@@ -25,7 +25,12 @@ poisoned with NaN first). Timing: per case, warm-up, then rounds of 3 eager
 and 3 graph runs in turn (at least 12 of each and ~0.4 s), each between CUDA
 events with a synchronize before (eager time includes the host's per-op
 dispatch: that is what it measures); the median, min and p90 are written. The
-profiler lists the kernels after the timing. A dispatch probe (a toy-size
+profiler lists the kernels after the timing. The sidecar's
+`graph_replays_back_to_back` gives each case's graph time per replay with 4
+replays issued back to back (the host ahead of the GPU): the single replay's
+time minus it is what the launch costs before the first kernel runs; and
+`replay_call_host_us`, the host time `replay()` takes to return, and
+`replay_runtime_calls`, the CUDA calls it makes (count, host us). A dispatch probe (a toy-size
 forward, eager, host time per kernel) runs at the start, before every case
 and at the end: the sidecar's `dispatch_probe` shows whether the host's speed
 drifted, and is what `launch.framework_dispatch` is fitted on; each row's
@@ -212,6 +217,56 @@ class DispatchProbe:
         return statistics.median(batches)
 
 
+def time_back_to_back(torch, fn, replays=4, rounds=9):
+    """Median us per call of `replays` calls issued back to back between two events:
+    with the host ahead of the GPU, the calls' GPU time without the launch's cost
+    before the first kernel (which a timed single call includes)."""
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    times = []
+    for _ in range(rounds):
+        torch.cuda.synchronize()
+        start.record()
+        for _ in range(replays):
+            fn()
+        end.record()
+        end.synchronize()
+        times.append(1000.0 * start.elapsed_time(end) / replays)
+    return statistics.median(times)
+
+
+def runtime_calls_of(torch, fn):
+    """{CUDA runtime/driver call: [count, host us]} that one call of `fn` makes, from
+    the profiler's CPU side; {} when the profiler is unavailable."""
+    try:
+        from torch.profiler import ProfilerActivity, profile
+        torch.cuda.synchronize()
+        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+            fn()
+            torch.cuda.synchronize()
+        calls = {}
+        for e in prof.events():
+            if e.device_type == torch.autograd.DeviceType.CPU and e.name.startswith("cu"):
+                entry = calls.setdefault(e.name, [0, 0.0])
+                entry[0] += 1
+                entry[1] = round(entry[1] + e.time_range.elapsed_us(), 2)
+        return calls
+    except Exception as e:  # CUPTI missing or refused
+        print(f"torch_llama_forward: profiler unavailable: {e}", file=sys.stderr)
+        return {}
+
+
+def host_time_of_call(torch, fn, rounds=9):
+    """Median host us that one call of `fn` takes to return, after a synchronize."""
+    times = []
+    for _ in range(rounds):
+        torch.cuda.synchronize()
+        begin = time.perf_counter()
+        fn()
+        times.append(1e6 * (time.perf_counter() - begin))
+    torch.cuda.synchronize()
+    return statistics.median(times)
+
+
 def time_interleaved(torch, launches, min_runs=12, budget_s=0.4):
     """{launch: sorted times in us}: rounds of 3 runs of each launch mode in
     turn, so that a host which speeds up or slows down during the case moves
@@ -271,7 +326,7 @@ def main(argv):
           f"{probes[0]['us_per_kernel']} us of host time per kernel", flush=True)
     depth = max(c["layers"] for c in cases)
     model = Model(torch, dims, depth, device, torch.bfloat16)
-    rows, kernel_rows = [], []
+    rows, kernel_rows, back_to_back = [], [], []
     for case in cases:
         prefill = case["phase"] == "prefill"
         b, layers = case["batch"], case["layers"]
@@ -318,6 +373,10 @@ def main(argv):
                 for _ in range(2):
                     fn()
             measured = time_interleaved(torch, launches)
+            back_to_back.append(dict(case=case["name"],
+                                     graph_us_per_replay=time_back_to_back(torch, graph.replay),
+                                     replay_call_host_us=host_time_of_call(torch, graph.replay),
+                                     replay_runtime_calls=runtime_calls_of(torch, graph.replay)))
             for launch, fn in launches:  # the profiler after the timing: it must not slow it
                 kernels = kernels_of(torch, fn)
                 for i, (kname, us, start_us) in enumerate(kernels):
@@ -356,6 +415,7 @@ def main(argv):
                    cuda=torch.version.cuda, cudnn=torch.backends.cudnn.version(),
                    git_revision=os.environ.get("TILESIM_GIT_REVISION", "unknown"),
                    reference_rel_error=error, failures=failures, cases=args.cases,
+                   graph_replays_back_to_back=back_to_back,
                    dispatch_probe=dict(kernels_per_toy_forward=probe.kernels,
                                        samples=probes + [dict(when="end",
                                                               us_per_kernel=probe.us_per_kernel())]))

@@ -14,7 +14,7 @@ CtaExecutor::CtaExecutor(sim::Simulator& simulator, GpuResources& resources,
       resources_(resources),
       spec_(spec),
       attribute_time_(attribute_time),
-      l2_(spec.l2.reuse_capacity_bytes()),
+      l2_(spec.l2.reuse_capacity_bytes(), spec.l2.bandwidth_bytes_per_s),
       flags_(simulator) {
   if (fast_forward_units) unit_fast_forward_.emplace();
   if (attribute_time_) {
@@ -181,6 +181,7 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
   double read_bytes = 0;
   double l2_read_bytes = 0;
   double missed_bytes = 0;
+  l2_.advance_to(simulator_.now().seconds());
   for (const BlockRead& read : step.reads) {
     read_bytes += read.bytes;
     l2_read_bytes += read.bytes / read.multicast;

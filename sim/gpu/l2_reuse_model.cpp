@@ -6,6 +6,7 @@ namespace tilesim::gpu {
 
 std::int64_t L2ReuseModel::use(double bytes) {
   slots_.push_back(bytes);
+  if (bandwidth_bytes_per_s_) use_time_s_.resize(slots_.size(), now_s_);
   above_frontier_bytes_ += bytes;
   return static_cast<std::int64_t>(slots_.size()) - 1;
 }
@@ -27,6 +28,15 @@ void L2ReuseModel::settle_frontier() {
     ++frontier_;
     above_frontier_bytes_ -= slots_[static_cast<std::size_t>(frontier_)];
   }
+}
+
+bool L2ReuseModel::resident(const ResidentPart& part) const {
+  if (capacity_bytes_ <= 0) return false;
+  if (part.use >= frontier_) return true;
+  if (!bandwidth_bytes_per_s_) return false;
+  const double streamed =
+      *bandwidth_bytes_per_s_ * (now_s_ - use_time_s_[static_cast<std::size_t>(part.use)]);
+  return streamed < capacity_bytes_;
 }
 
 double L2ReuseModel::read(const BlockKey& key, std::int64_t part_begin, std::int64_t part_end,

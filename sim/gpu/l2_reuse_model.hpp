@@ -10,9 +10,16 @@
 // how much was used in between. A block is tracked as parts (e.g. k-block
 // ranges of a panel chunk), so CTAs that read disjoint parts of it (split-K
 // slices, Stream-K units) each miss their own.
+// Time bound (when given the L2's bandwidth): a read is counted whole when its
+// step starts, but its lines stream over the step, so CTAs that start reading
+// the same block together meet line by line on the card. No more bytes can
+// have passed through L2 since a part's last use than its bandwidth moves in
+// that time: the distance is the smaller of the two, so concurrent readers
+// share a block whatever the order their steps started in.
 
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -31,6 +38,12 @@ struct BlockKeyHash {
 class L2ReuseModel {
  public:
   explicit L2ReuseModel(double capacity_bytes) : capacity_bytes_(capacity_bytes) {}
+  // With the time bound: uses are stamped with the time `advance_to` last set.
+  L2ReuseModel(double capacity_bytes, double bandwidth_bytes_per_s)
+      : capacity_bytes_(capacity_bytes), bandwidth_bytes_per_s_(bandwidth_bytes_per_s) {}
+
+  // The time of the reads and writes that follow (seconds, not decreasing).
+  void advance_to(double now_s) { now_s_ = now_s; }
 
   // Records a read of `bytes`, the part [part_begin, part_end) of block `key`;
   // returns the bytes that miss.
@@ -56,16 +69,19 @@ class L2ReuseModel {
   // Moves the frontier to the oldest use fewer than `capacity` bytes below
   // the top; before residency is asked.
   void settle_frontier();
-  bool resident(const ResidentPart& part) const {
-    return capacity_bytes_ > 0 && part.use >= frontier_;
-  }
+  // Resident: within `capacity` bytes of the top of the stack, or (with the
+  // time bound) used less than capacity / bandwidth ago.
+  bool resident(const ResidentPart& part) const;
 
   double capacity_bytes_;
+  std::optional<double> bandwidth_bytes_per_s_;
+  double now_s_ = 0;
   double filled_bytes_ = 0;
   // Bytes of each use still on the stack, by use number (from 1): a part used
   // again leaves its old slot. Evicted parts stay: they only count for parts
   // older than themselves, which are evicted too.
   std::vector<double> slots_ = {0};
+  std::vector<double> use_time_s_;  // per use number, with the time bound
   // The stack distance (bytes used after a use) only ever grows down the
   // stack, so the resident uses are those from `frontier_` on: it is the
   // oldest use with fewer than `capacity` bytes above it (after

@@ -14,6 +14,13 @@
 // 4.99 -> 5.51, unaligned_calibration 11.16 -> 11.34, handoff_alignment
 // 4.12 -> 4.17. (The 2026-11-26 wgmma Stream-K files' round-5 figures, 8.2
 // and 9.1, were already 5.2 and 6.1 on main before round 6.)
+// Round 7 (the L2 model's time bound, tilesim_ref's sm90 refit) made these
+// worse: dataset_profile_m128n128k32w8 16.91 -> 17.58 (own), schedule_calibration
+// 6.59 -> 6.67, 2026-11-22 wgmma_repeats 5.67 -> 5.76, validation_5 5.33 -> 5.37
+// (cuBLAS 6.22 -> 6.40), validation_4's cuBLAS 7.09 -> 7.22, and by 0.05 points
+// or less 2026-11-22 stream_k_waves, wgmma, wgmma_head_first(_study),
+// wgmma_mma_sync_baseline, 2026-11-26 wgmma_mma_sync_baseline and
+// wgmma_ringfix; the validation sets 2 to 6 improved (docs/validation.md).
 
 #include <gtest/gtest.h>
 
@@ -45,63 +52,63 @@ struct FileLimit {
 
 // Today's figures on h100_sxm.measured (own / library MAPE %) in the comments.
 const FileLimit kFiles[] = {
-    {"h100_sxm_2026-11-21_gemm_dataset.csv", 6, 6.6},                           // 5.47 / 6.02
-    {"h100_sxm_2026-11-21_gemm_dataset_profile_m128n128k32w8.csv", 17.5, 5.5},  // 16.91 / 4.97
+    {"h100_sxm_2026-11-21_gemm_dataset.csv", 6, 6.6},                           // 5.44 / 6.02
+    {"h100_sxm_2026-11-21_gemm_dataset_profile_m128n128k32w8.csv", 18.1, 5.5},  // 17.58 / 4.97
     {"h100_sxm_2026-11-21_gemm_fixup_calibration.csv", 7.1, 0},                 // 6.52
     // The 2026-11-21/22 Stream-K-heavy files improved with the L2 partitions
     // (Stream-K's scattered k offsets miss in half the L2) and the power law.
-    {"h100_sxm_2026-11-21_gemm_ref_vs_cublas.csv", 8.7, 8.5},    // 8.14 / 7.95
-    {"h100_sxm_2026-11-21_gemm_stream_k_waves.csv", 12.8, 9.4},  // 12.25 / 8.86
-    {"h100_sxm_2026-11-22_gemm_stream_k_waves.csv", 5.5, 9},     // 4.96 / 8.45
+    {"h100_sxm_2026-11-21_gemm_ref_vs_cublas.csv", 8.7, 8.4},    // 8.14 / 7.89
+    {"h100_sxm_2026-11-21_gemm_stream_k_waves.csv", 12.8, 9.4},  // 12.21 / 8.82
+    {"h100_sxm_2026-11-22_gemm_stream_k_waves.csv", 5.5, 9},     // 5.00 / 8.40
     // 2026-11-22 gemm_wgmma, _mma_sync_baseline, _repeats and
     // _stream_k_fixups ran kernel versions that no longer exist (tail-first
     // wgmma Stream-K; mma.sync with 4 fixup loads in flight): kept, and
     // re-measured as the 2026-11-26 files of the same names below.
-    {"h100_sxm_2026-11-22_gemm_wgmma.csv", 10.4, 9.7},                   // 9.90 / 9.19
-    {"h100_sxm_2026-11-22_gemm_wgmma_head_first.csv", 5.8, 6.9},         // 5.28 / 6.37
-    {"h100_sxm_2026-11-22_gemm_wgmma_head_first_rounds_a.csv", 5.3, 0},  // 4.71
-    {"h100_sxm_2026-11-22_gemm_wgmma_head_first_study.csv", 6.2, 9.2},   // 5.70 / 8.67
-    {"h100_sxm_2026-11-22_gemm_wgmma_mma_sync_baseline.csv", 3.3, 9.4},  // 2.78 / 8.87
-    {"h100_sxm_2026-11-22_gemm_wgmma_repeats.csv", 6.2, 2.3},            // 5.67 / 1.72
-    {"h100_sxm_2026-11-22_gemm_wgmma_stream_k_fixups.csv", 10.9, 0},     // 10.40
+    {"h100_sxm_2026-11-22_gemm_wgmma.csv", 10.5, 9.7},                   // 9.92 / 9.17
+    {"h100_sxm_2026-11-22_gemm_wgmma_head_first.csv", 5.9, 6.9},         // 5.32 / 6.34
+    {"h100_sxm_2026-11-22_gemm_wgmma_head_first_rounds_a.csv", 5.2, 0},  // 4.63
+    {"h100_sxm_2026-11-22_gemm_wgmma_head_first_study.csv", 6.3, 9.2},   // 5.72 / 8.69
+    {"h100_sxm_2026-11-22_gemm_wgmma_mma_sync_baseline.csv", 3.4, 9.4},  // 2.81 / 8.85
+    {"h100_sxm_2026-11-22_gemm_wgmma_repeats.csv", 6.3, 2.3},            // 5.76 / 1.77
+    {"h100_sxm_2026-11-22_gemm_wgmma_stream_k_fixups.csv", 10.9, 0},     // 10.39
     // The held-out study (kernels/studies/gemm_validation_2.yaml), never fitted
     // on; measured 2026-11-25 (10.00 / 6.70 before the power law, L2 partitions
     // and unaligned loads; 13.02 / 12.32 before issue 13), and 70 of its rows
     // again on 2026-11-26. Looked at too often to be held out any more:
     // gemm_validation_3 is.
-    {"h100_sxm_2026-11-25_gemm_validation_2.csv", 6.3, 6.3},         // 5.79 / 5.80
-    {"h100_sxm_2026-11-26_gemm_validation_2_repeat.csv", 6.1, 5.9},  // 5.51 / 5.35
+    {"h100_sxm_2026-11-25_gemm_validation_2.csv", 6, 6.2},           // 5.41 / 5.70
+    {"h100_sxm_2026-11-26_gemm_validation_2_repeat.csv", 5.4, 5.6},  // 4.86 / 5.02
     // The third held-out study (kernels/studies/gemm_validation_3.yaml), written
     // before this round's model changes and measured once after them (9.76 /
     // 7.48 with the model before them); targets own <= 7%, cuBLAS <= 8%.
-    {"h100_sxm_2026-11-26_gemm_validation_3.csv", 6.6, 6.2},  // 6.04 / 5.61
+    {"h100_sxm_2026-11-26_gemm_validation_3.csv", 5.9, 5.9},  // 5.34 / 5.38
     // Calibration files (kernels/microbench/fit_kernel_profiles.py and
     // fit_power_law.py fit on their named rows), measured with the sustained warm-up.
-    {"h100_sxm_2026-11-26_gemm_clock_calibration.csv", 4.3, 4.9},        // 3.72 / 4.31
-    {"h100_sxm_2026-11-26_gemm_mechanism_calibration.csv", 4.6, 6.8},    // 4.10 / 6.25
-    {"h100_sxm_2026-11-26_gemm_stream_k_l2_calibration.csv", 4.7, 0},    // 4.18
+    {"h100_sxm_2026-11-26_gemm_clock_calibration.csv", 4.3, 4.9},        // 3.72 / 4.36
+    {"h100_sxm_2026-11-26_gemm_mechanism_calibration.csv", 4.6, 6.8},    // 4.10 / 6.23
+    {"h100_sxm_2026-11-26_gemm_stream_k_l2_calibration.csv", 4.6, 0},    // 4.08
     {"h100_sxm_2026-11-26_gemm_unaligned_calibration.csv", 11.9, 12.5},  // 11.34 / 11.94
     // The re-measures, today's kernels, sustained warm-up.
-    {"h100_sxm_2026-11-26_gemm_wgmma.csv", 5.3, 8.1},                  // 4.75 / 7.53
-    {"h100_sxm_2026-11-26_gemm_wgmma_mma_sync_baseline.csv", 5.1, 8},  // 4.55 / 7.44
-    {"h100_sxm_2026-11-26_gemm_wgmma_repeats.csv", 6.3, 1.7},          // 5.77 / 1.17
+    {"h100_sxm_2026-11-26_gemm_wgmma.csv", 5.3, 8.1},                  // 4.73 / 7.51
+    {"h100_sxm_2026-11-26_gemm_wgmma_mma_sync_baseline.csv", 5.1, 8},  // 4.58 / 7.42
+    {"h100_sxm_2026-11-26_gemm_wgmma_repeats.csv", 6.3, 1.8},          // 5.74 / 1.22
     {"h100_sxm_2026-11-26_gemm_wgmma_stream_k_fixups.csv", 5.7, 0},    // 5.17
     // After the WorkUnitRing fix (every consumer thread arrives on `empty`):
     // every wgmma file re-measured on 2026-11-26 evening (the wgmma rows of
     // the calibrations, gemm_validation_3's wgmma and cuBLAS rows), and the
     // schedule calibration (kernels/studies/gemm_schedule_calibration.yaml).
-    {"h100_sxm_2026-11-26_gemm_wgmma_ringfix.csv", 6, 8.8},                    // 5.42 / 8.22
-    {"h100_sxm_2026-11-26_gemm_wgmma_repeats_ringfix.csv", 6.7, 2.9},          // 6.13 / 2.32
-    {"h100_sxm_2026-11-26_gemm_wgmma_stream_k_fixups_ringfix.csv", 6.7, 0},    // 6.11
-    {"h100_sxm_2026-11-26_gemm_clock_calibration_ringfix.csv", 5.5, 0},        // 5.00
-    {"h100_sxm_2026-11-26_gemm_mechanism_calibration_ringfix.csv", 4.3, 0},    // 3.79
-    {"h100_sxm_2026-11-26_gemm_stream_k_l2_calibration_ringfix.csv", 6.1, 0},  // 5.56
-    {"h100_sxm_2026-11-26_gemm_validation_3_ringfix.csv", 7.3, 5.9},           // 6.80 / 5.37
-    {"h100_sxm_2026-11-26_gemm_schedule_calibration.csv", 7.1, 0},             // 6.59
+    {"h100_sxm_2026-11-26_gemm_wgmma_ringfix.csv", 6, 8.8},                  // 5.44 / 8.20
+    {"h100_sxm_2026-11-26_gemm_wgmma_repeats_ringfix.csv", 6.7, 2.9},        // 6.11 / 2.37
+    {"h100_sxm_2026-11-26_gemm_wgmma_stream_k_fixups_ringfix.csv", 6.7, 0},  // 6.11
+    {"h100_sxm_2026-11-26_gemm_clock_calibration_ringfix.csv", 5.5, 0},      // 5.00
+    {"h100_sxm_2026-11-26_gemm_mechanism_calibration_ringfix.csv", 4.3, 0},  // 3.79
+    {"h100_sxm_2026-11-26_gemm_stream_k_l2_calibration_ringfix.csv", 6, 0},  // 5.42
+    {"h100_sxm_2026-11-26_gemm_validation_3_ringfix.csv", 6.2, 5.7},         // 5.70 / 5.14
+    {"h100_sxm_2026-11-26_gemm_schedule_calibration.csv", 7.2, 0},           // 6.67
     // The fourth held-out study (kernels/studies/gemm_validation_4.yaml),
     // committed before round 4's changes and measured once after them (8.70 /
     // 5.70 with main's model before them); never fitted on.
-    {"h100_sxm_2026-11-26_gemm_validation_4.csv", 6.3, 7.6},  // 5.80 / 7.09
+    {"h100_sxm_2026-11-26_gemm_validation_4.csv", 5.8, 7.8},  // 5.26 / 7.22
     // Round 5's calibration (kernels/studies/gemm_handoff_alignment_calibration.yaml):
     // the serial split-K turnstile swept over 2..32 slices and TMA rows not
     // 128-byte aligned; fit_kernel_profiles.py fits on its named rows.
@@ -109,15 +116,24 @@ const FileLimit kFiles[] = {
     // The fifth held-out study (kernels/studies/gemm_validation_5.yaml),
     // committed before round 5's changes and measured once after them (7.66 /
     // 6.22 with main's model before them); never fitted on.
-    {"h100_sxm_2026-11-27_gemm_validation_5.csv", 5.9, 6.8},  // 5.33 / 6.22
+    {"h100_sxm_2026-11-27_gemm_validation_5.csv", 5.9, 7},  // 5.37 / 6.40
     // Round 6's held-out set (kernels/studies/gemm_validation_6.yaml), measured
     // once after the final model: 219 of its 323 rows (17 of 25 problems), the
     // device budget left no more (NOTES beside it).
-    {"h100_sxm_2026-11-27_gemm_validation_6.csv", 6.6, 8.9},  // 6.09 / 8.33
+    {"h100_sxm_2026-11-27_gemm_validation_6.csv", 6.4, 8.4},  // 5.85 / 7.84
     // An H200, held out: kernels/studies/gemm_h200_subset.yaml (70 rows of
     // gemm_validation_2), predicted with the H100-fitted kernel profiles and
     // h200_sxm.yaml; never fitted on. Target: <= 10% for both.
-    {"h200_sxm_2026-11-26_gemm_h200_subset.csv", 5.9, 5.3, "h200_sxm"},  // 5.38 / 4.75
+    {"h200_sxm_2026-11-26_gemm_h200_subset.csv", 5.9, 5.1, "h200_sxm"},  // 5.39 / 4.56
+    // Round 7: the rest of round 6's held-out set (104 rows of
+    // kernels/studies/gemm_validation_6.yaml, 8 problems), measured once after
+    // round 7's final model (5.1 / 5.3 in `tilesim compare` with main's model
+    // before it); never
+    // fitted on.
+    {"h100_sxm_2026-11-27_gemm_validation_6_heldout.csv", 5.5, 5.6},  // 4.99 / 5.03
+    // Round 7's calibration on an H200 (kernels/studies/gemm_lockstep_calibration.yaml):
+    // pure Stream-K units one band apart beside shapes whose units do not line up.
+    {"h200_sxm_2026-11-27_gemm_lockstep_calibration.csv", 7.7, 0, "h200_sxm"},  // 7.16
 };
 
 // GEMM files that are not tilesim-measure output.

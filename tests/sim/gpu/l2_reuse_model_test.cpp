@@ -124,3 +124,31 @@ TEST(L2ReuseModel, DisjointPartsOfABlockMissSeparately) {
 
 }  // namespace
 }  // namespace tilesim::gpu
+
+namespace tilesim::gpu {
+namespace {
+
+// With the L2's bandwidth: CTAs that start reading a block at the same time
+// meet on its lines, however many bytes the steps started between them name.
+TEST(L2ReuseModel, ConcurrentReadersShareWhateverStartedBetweenThem) {
+  L2ReuseModel counted(1000);
+  counted.read(kA, 0, 1, 100);
+  counted.read(kB, 0, 1, 5000);                        // a big step, started at once
+  EXPECT_DOUBLE_EQ(counted.read(kA, 0, 1, 100), 100);  // without the bound: evicted
+  L2ReuseModel timed(1000, 1e9);                       // 1000 bytes a microsecond
+  timed.advance_to(1e-6);
+  EXPECT_DOUBLE_EQ(timed.read(kA, 0, 1, 100), 100);
+  EXPECT_DOUBLE_EQ(timed.read(kB, 0, 1, 5000), 5000);
+  EXPECT_DOUBLE_EQ(timed.read(kA, 0, 1, 100), 0);  // same time: nothing streamed
+  timed.advance_to(1.5e-6);                        // at most 500 bytes since
+  EXPECT_DOUBLE_EQ(timed.read(kA, 0, 1, 100), 0);
+  timed.advance_to(2.4e-6);                         // A at 1.5 us, B at 1 us
+  EXPECT_DOUBLE_EQ(timed.read(kB, 0, 1, 5000), 0);  // 100 used since B
+  EXPECT_DOUBLE_EQ(timed.read(kA, 0, 1, 100), 0);   // 5000 used but 900 streamed
+  timed.advance_to(10e-6);
+  timed.read(kC, 0, 1, 2000);
+  EXPECT_DOUBLE_EQ(timed.read(kA, 0, 1, 100), 100);  // both bounds past capacity
+}
+
+}  // namespace
+}  // namespace tilesim::gpu
