@@ -151,7 +151,8 @@ KernelLoadEstimate estimate_kernel_load(const KernelLaunch& launch, const hw::Ha
     hbm_bytes += work.hbm_bytes;
   }
   if (time_s > 0) {
-    load.flops_per_s = flops / time_s;
+    // As the exact path's load: MMAs over edge tiles' padding draw no energy.
+    load.flops_per_s = flops * launch.tensor_energy_fraction / time_s;
     load.hbm_bytes_per_s = hbm_bytes / time_s;
   }
   return estimate;

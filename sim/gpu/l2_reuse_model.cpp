@@ -4,54 +4,45 @@
 
 namespace tilesim::gpu {
 
-void L2ReuseModel::add_at(std::int64_t use, double bytes) {
-  slots_[static_cast<std::size_t>(use)] += bytes;
-  used_bytes_ += bytes;
-  for (auto i = static_cast<std::size_t>(use); i < tree_.size(); i += i & (~i + 1)) {
-    tree_[i] += bytes;
-  }
-}
-
 std::int64_t L2ReuseModel::use(double bytes) {
-  if (slots_.empty()) slots_.push_back(0);  // use numbers start at 1
-  const auto next = static_cast<std::int64_t>(slots_.size());
-  slots_.push_back(0);
-  if (bandwidth_bytes_per_s_) {
-    use_time_s_.resize(slots_.size());
-    use_time_s_.back() = now_s_;
-  }
-  if (slots_.size() > tree_.size()) {
-    // Grow the tree to twice the uses and rebuild it from the slots (amortised O(1)).
-    tree_.assign(2 * slots_.size(), 0);
-    for (std::size_t i = 1; i < tree_.size(); ++i) {
-      if (i < slots_.size()) tree_[i] += slots_[i];
-      const std::size_t parent = i + (i & (~i + 1));
-      if (parent < tree_.size()) tree_[parent] += tree_[i];
-    }
-  }
-  add_at(next, bytes);
-  return next;
+  slots_.push_back(bytes);
+  if (bandwidth_bytes_per_s_) use_time_s_.resize(slots_.size(), now_s_);
+  above_frontier_bytes_ += bytes;
+  return static_cast<std::int64_t>(slots_.size()) - 1;
 }
 
-double L2ReuseModel::used_since(std::int64_t use) const {
-  double through = 0;
-  for (auto i = static_cast<std::size_t>(use); i > 0; i -= i & (~i + 1)) through += tree_[i];
-  return used_bytes_ - through;
+void L2ReuseModel::leave(std::int64_t use, double bytes) {
+  slots_[static_cast<std::size_t>(use)] -= bytes;
+  if (use > frontier_) above_frontier_bytes_ -= bytes;
+}
+
+void L2ReuseModel::settle_frontier() {
+  // Down while the use below still fits, then up while the frontier's does not.
+  while (frontier_ > 0 &&
+         above_frontier_bytes_ + slots_[static_cast<std::size_t>(frontier_)] < capacity_bytes_) {
+    above_frontier_bytes_ += slots_[static_cast<std::size_t>(frontier_)];
+    --frontier_;
+  }
+  const auto top = static_cast<std::int64_t>(slots_.size()) - 1;
+  while (above_frontier_bytes_ >= capacity_bytes_ && frontier_ < top) {
+    ++frontier_;
+    above_frontier_bytes_ -= slots_[static_cast<std::size_t>(frontier_)];
+  }
 }
 
 bool L2ReuseModel::resident(const ResidentPart& part) const {
-  double distance = used_since(part.use);
-  if (bandwidth_bytes_per_s_) {
-    const double streamed =
-        *bandwidth_bytes_per_s_ * (now_s_ - use_time_s_[static_cast<std::size_t>(part.use)]);
-    distance = std::min(distance, streamed);
-  }
-  return distance < capacity_bytes_;
+  if (capacity_bytes_ <= 0) return false;
+  if (part.use >= frontier_) return true;
+  if (!bandwidth_bytes_per_s_) return false;
+  const double streamed =
+      *bandwidth_bytes_per_s_ * (now_s_ - use_time_s_[static_cast<std::size_t>(part.use)]);
+  return streamed < capacity_bytes_;
 }
 
 double L2ReuseModel::read(const BlockKey& key, std::int64_t part_begin, std::int64_t part_end,
                           double bytes) {
   ResidentParts& parts = blocks_[key];
+  settle_frontier();
   parts.erase(std::remove_if(parts.begin(), parts.end(),
                              [this](const ResidentPart& part) { return !resident(part); }),
               parts.end());
@@ -79,7 +70,7 @@ double L2ReuseModel::read(const BlockKey& key, std::int64_t part_begin, std::int
                            std::max(0.0, part.bytes - bytes * static_cast<double>(overlap) / width);
                        merged.begin = begin;
                        merged.end = end;
-                       add_at(part.use, -part.bytes);
+                       leave(part.use, part.bytes);
                        return true;
                      }),
       parts.end());
@@ -97,7 +88,7 @@ void L2ReuseModel::write(double bytes) {
 void L2ReuseModel::write(const BlockKey& key, double bytes) {
   filled_bytes_ += bytes;
   ResidentParts& parts = blocks_[key];
-  for (const ResidentPart& part : parts) add_at(part.use, -part.bytes);
+  for (const ResidentPart& part : parts) leave(part.use, part.bytes);
   constexpr std::int64_t kWholeBlock = std::int64_t{1} << 62;
   parts = {ResidentPart{-kWholeBlock, kWholeBlock, bytes, use(bytes)}};
 }

@@ -64,22 +64,32 @@ class L2ReuseModel {
   };
   // Puts `bytes` on top of the stack; returns the use number.
   std::int64_t use(double bytes);
-  // Bytes used after `use`: the part's stack distance.
-  double used_since(std::int64_t use) const;
+  // A part used again, or overwritten, leaves the slot of its use `use`.
+  void leave(std::int64_t use, double bytes);
+  // Moves the frontier to the oldest use fewer than `capacity` bytes below
+  // the top; before residency is asked.
+  void settle_frontier();
+  // Resident: within `capacity` bytes of the top of the stack, or (with the
+  // time bound) used less than capacity / bandwidth ago.
   bool resident(const ResidentPart& part) const;
-  void add_at(std::int64_t use, double bytes);
 
   double capacity_bytes_;
   std::optional<double> bandwidth_bytes_per_s_;
   double now_s_ = 0;
   double filled_bytes_ = 0;
-  double used_bytes_ = 0;
-  // Bytes of each use still on the stack (a Fenwick tree over use numbers,
-  // 1-based): a part used again leaves its old slot. Evicted parts stay: they
-  // only count for parts older than themselves, which are evicted too.
-  std::vector<double> tree_;
-  std::vector<double> slots_;
+  // Bytes of each use still on the stack, by use number (from 1): a part used
+  // again leaves its old slot. Evicted parts stay: they only count for parts
+  // older than themselves, which are evicted too.
+  std::vector<double> slots_ = {0};
   std::vector<double> use_time_s_;  // per use number, with the time bound
+  // The stack distance (bytes used after a use) only ever grows down the
+  // stack, so the resident uses are those from `frontier_` on: it is the
+  // oldest use with fewer than `capacity` bytes above it (after
+  // settle_frontier), and `above_frontier_bytes_` the bytes used after it.
+  // Both follow every use and leave; the frontier moves only when settled, so
+  // a part that leaves and is put back on top moves it once, not twice.
+  std::int64_t frontier_ = 0;
+  double above_frontier_bytes_ = 0;
   // A block is usually one part (every reader covers it) or a few (split-K
   // slices): kept inline in the map's node.
   using ResidentParts = boost::container::small_vector<ResidentPart, 2>;

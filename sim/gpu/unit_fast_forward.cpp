@@ -49,7 +49,7 @@ void UnitFastForward::finished(std::uint32_t slot) {
 }
 
 bool UnitFastForward::is_steady(const CtaUnits& cta) const {
-  if (cta.start_count < kKeptStarts) return false;
+  if (cta.start_count < std::max(kKeptStarts, cta.units.size() / kObservedShare)) return false;
   std::array<double, kAgreeingUnits> durations_ps{};
   std::array<double, kAgreeingUnits> l2_bytes{};
   std::array<double, kAgreeingUnits> write_bytes{};

@@ -108,14 +108,14 @@ TEST(ApproximateMode, GridsWithFlagsAreNotFastForwarded) {
 }
 
 // 8192^3 pure Stream-K: 132 persistent CTAs of ~15.5 tiles each; once every
-// CTA's last 4 whole tiles agree, each skips all but its last whole tile before
-// its fixups.
+// CTA has run half its tiles and its last 4 whole tiles agree, each skips all
+// but its last whole tile before its fixups.
 TEST(ApproximateMode, UnitFastForwardSkipsSteadyStreamKTilesWithinHalfAPercent) {
   GemmWorkload workload = gemm(8192, 8192, 8192, "stream_k");
   workload.stream_k_mode = StreamKMode::pure;
   const gpu::SimulationResult exact = simulate(workload, false, false);
   const gpu::SimulationResult fast = simulate_units_skipped(workload);
-  EXPECT_LT(fast.events * 2, exact.events);
+  EXPECT_LT(fast.events * 3, exact.events * 2);
   expect_within(fast.time_us(), exact.time_us(), 0.005, "time_us");
   EXPECT_DOUBLE_EQ(fast.traffic().l2_read_bytes, exact.traffic().l2_read_bytes);
   EXPECT_DOUBLE_EQ(fast.traffic().write_bytes, exact.traffic().write_bytes);
@@ -140,6 +140,24 @@ TEST(ApproximateMode, UnitFastForwardSkipsSteadyStreamKTilesWithinHalfAPercent) 
   EXPECT_EQ(simulate_units_skipped(workload).end(), fast.end());
 }
 
+// Our mma.sync kernel's hybrid Stream-K walks a static list of data-parallel
+// tiles after its Stream-K units. The first tiles of the walk agree and run
+// short (they share L2 before the CTAs drift apart): skipped from there,
+// 8192x16384x6656 ran 11% short, and 8192x8448x8192 in approximate mode 13%.
+// A CTA is steady only after half its units: the first grid skips nothing,
+// the second skips its last tiles, +1.6% (HBM reads +2.3%).
+TEST(ApproximateMode, UnitFastForwardObservesHalfAStaticTileList) {
+  for (const std::int64_t n : {16384, 8448}) {
+    GemmWorkload workload = gemm(8192, n, n == 16384 ? 6656 : 8192, "stream_k");
+    workload.stream_k_mode = StreamKMode::dp_one_tile;
+    workload.kernel = "tilesim_ref";
+    const gpu::SimulationResult exact = simulate(workload, false, false);
+    const gpu::SimulationResult fast = simulate_units_skipped(workload);
+    expect_within(fast.time_us(), exact.time_us(), 0.02, "time_us");
+    expect_within(fast.traffic().hbm_read_bytes, exact.traffic().hbm_read_bytes, 0.03, "HBM");
+  }
+}
+
 // Two-tile Stream-K's units cover one or two tiles: nothing steady to skip.
 TEST(ApproximateMode, UnitFastForwardLeavesShortUnitsAlone) {
   const GemmWorkload workload = gemm(8192, 8192, 8192, "stream_k");
@@ -156,6 +174,18 @@ TEST(ApproximateMode, EstimatedPowerLoadWithinThreePercentOnLargeGemms) {
     const gpu::SimulationResult estimated = simulate(workload, false, true);
     expect_within(estimated.time_us(), exact.time_us(), 0.03, schedule);
   }
+}
+
+// A decode GEMM's 12 rows fill a tenth of its 128-row tiles: the padded MMAs
+// draw no energy (KernelLaunch::tensor_energy_fraction). The estimate counted
+// them in full, so its clock was too low and the time 17% long.
+TEST(ApproximateMode, EstimatedPowerLoadCountsPaddedMmasByTheirEnergy) {
+  GemmWorkload workload = gemm(12, 8192, 32768, "stream_k");
+  workload.problem.input_type = workload.problem.output_type = hw::DataType::fp16;
+  workload.kernel = "tilesim_ref";
+  const gpu::SimulationResult exact = simulate(workload, false, false);
+  const gpu::SimulationResult estimated = simulate(workload, false, true);
+  expect_within(estimated.time_us(), exact.time_us(), 0.02, "time_us");
 }
 
 }  // namespace
