@@ -14,6 +14,7 @@ to every node once). The H200 file is predicted with the H100 fit, as a check.
 
   fit_framework_families.py --tilesim build/bin/tilesim          # fit, residuals
   fit_framework_families.py --tilesim build/bin/tilesim --check  # committed = fit (CI)
+  fit_framework_families.py --tilesim build/bin/tilesim --after-gemv  # the ops after a GEMV
 
 Exit status: 0; 1 the committed values are not the fit (--check); 2 usage.
 """
@@ -32,6 +33,10 @@ PROFILE = "configs/frameworks/pytorch.yaml"
 FIT_ON = ("h100_sxm", "bench/measurements/h100_sxm_2026-11-26_pytorch_kernel_families.csv")
 CHECK_ON = ("h200_sxm", "bench/measurements/h200_sxm_2026-11-26_pytorch_kernel_families.csv")
 NODES = (16, 128)
+AFTER_GEMV = ("h100_sxm.measured",
+              "bench/measurements/h100_sxm_2026-11-27_pytorch_kernel_families_after_gemv.csv")
+PAIRS = (16, 64)  # (GEMV, op) pairs a graph, as pytorch_kernel_families.py --after-gemv
+GEMV_N = 8192
 STEP_US = 0.01  # the YAML's rounding
 # Each measured op as a graph kernel: (op, function, input dtype, output dtype).
 # Broadcast operands (rstd, weight, cos) are tiny and stay in L2: one input.
@@ -132,11 +137,62 @@ def residuals(tilesim, hardware, path):
     print(f"  mean |error| {100 * sum(errors) / len(errors):.1f}% over {len(errors)} ops")
 
 
+def pairs_workload(row, pairs, with_op):
+    """The --after-gemv graph: a producer, then `pairs` GEMVs over a 64 MiB weight, each
+    followed (with `with_op`) by the row's op on the producer's output."""
+    op, function, in_dtype, out_dtype = GRAPH_OPS[row["op"]]
+    shape = f"rows: {row['rows']}, cols: {row['cols']}"
+    inputs = "[src, src]" if function == "add" else "[src]"
+    suffix = f", function: {function}}}" if function else "}"
+    lines = [f"  - name: {row['op']}_r{row['rows']}_p{pairs}_{int(with_op)}",
+             "    graph:\n      launch: cuda_graph\n      kernels:",
+             f"        - {{name: src, op: elementwise, function: copy, {shape}, dtype: {in_dtype}}}"]
+    for i in range(pairs):
+        lines.append(f"        - {{name: g{i}, op: gemm, m: {row['rows']}, n: {GEMV_N}, "
+                     f"k: {row['cols']}, schedule: split_k}}")
+        if with_op:
+            lines.append(f"        - {{name: o{i}, op: {op}, {shape}, dtype: {out_dtype}, "
+                         f"family: {row['family']}, inputs: {inputs}" + suffix)
+    return "\n".join(lines) + "\n"
+
+
+def after_gemv_report(tilesim):
+    """Measured against simulated cost of each op after an L2-evicting GEMV (no fit)."""
+    hardware, path = AFTER_GEMV
+    rows = [r for r in measured_rows(path) if r.get("context") == "after_gemv"]
+    with tempfile.TemporaryDirectory() as folder:
+        study = f"hardware: {os.path.join(REPO, 'configs', 'hw', hardware + '.yaml')}\n" \
+                "workloads:\n" + "".join(pairs_workload(row, n, with_op) for row in rows
+                                          for n in PAIRS for with_op in (False, True))
+        study_path = os.path.join(folder, "after_gemv.yaml")
+        with open(study_path, "w") as f:
+            f.write(study)
+        run = subprocess.run([tilesim, "simulate", study_path, "--json", "-"],
+                             capture_output=True, text=True, cwd=REPO)
+    if run.returncode != 0:
+        sys.exit(f"fit_framework_families: tilesim simulate failed\n{run.stderr}")
+    t = {r["name"]: r["time_us"] for r in json.loads(run.stdout)["results"]}
+    slope = PAIRS[1] - PAIRS[0]
+    print(f"{hardware} ({path}), each op after a GEMV, us a node:")
+    print(f"  {'family':12} {'op':12} {'rows':>4} {'measured':>9} {'model':>7}")
+    for row in rows:
+        name = f"{row['op']}_r{row['rows']}_p"
+        model = ((t[f"{name}{PAIRS[1]}_1"] - t[f"{name}{PAIRS[0]}_1"]) -
+                 (t[f"{name}{PAIRS[1]}_0"] - t[f"{name}{PAIRS[0]}_0"])) / slope
+        print(f"  {row['family']:12} {row['op']:12} {row['rows']:>4} "
+              f"{float(row['node_us']):9.2f} {model:7.2f}")
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--tilesim", required=True)
     p.add_argument("--check", action="store_true")
+    p.add_argument("--after-gemv", action="store_true",
+                   help="report each op's measured and simulated cost after a GEMV; no fit")
     args = p.parse_args(argv)
+    if args.after_gemv:
+        after_gemv_report(args.tilesim)
+        return 0
     fitted = fit(args.tilesim)
     have = committed()
     stale = [f"cta_setup.{family}: committed {have.get(family)}, the fit is {us:.2f} us"

@@ -16,7 +16,16 @@ a forward), at a decode step's size
 adds; the model does not use it yet (docs/models.md: the measured families
 explain only about a quarter of the small-batch graph gap).
 
-  python3 kernels/model/pytorch_kernel_families.py --csv OUT.csv [--json OUT.json]
+`--after-gemv` times each op where a forward runs it: after a weight stream
+that evicts L2 (a GEMV over a 64 MiB bf16 weight, larger than any Hopper
+L2). Each row is the op's cost in that place: the slope over 16 and 64 pairs
+of (GEMV, op) less the slope of the GEMVs alone, so a cold operand, a cold
+TLB entry or a kernel that cannot start under the GEMV's tail shows as the
+difference from the op's own row. Its `gemv_output` rows run four ops on the
+GEMV's own output (in L2) and the same ops alone (`alone_node_us`): what they
+still pay after the GEMV is not their data.
+
+  python3 kernels/model/pytorch_kernel_families.py --csv OUT.csv [--json OUT.json] [--after-gemv]
 
 Method: inputs random normal; each graph replayed after 3 warm-up replays,
 21 timed replays between CUDA events, median; slope = (t128 - t16) / 112.
@@ -33,6 +42,8 @@ import sys
 HIDDEN = 4096
 ROWS = (1, 8, 64)  # a decode step's batch
 NODES = (16, 128)
+PAIRS = (16, 64)  # --after-gemv: (GEMV, op) pairs per graph
+GEMV_OUT = 8192  # 4096 x 8192 bf16 = 64 MiB of weight a GEMV
 RUNS = 21
 
 
@@ -84,10 +95,81 @@ def graph_us(torch, fn, nodes):
     return statistics.median(times)
 
 
+def family_rows(torch, family_ops, rows):
+    """Each op alone and every op in turn, per graph node (the slope over node counts)."""
+    out = []
+
+    def mixed():  # every op once, in turn: each node runs another kernel than the last
+        for fn in family_ops.values():
+            fn()
+
+    t = {n: graph_us(torch, mixed, n // len(family_ops)) for n in (20, 130)}
+    node_us = (t[130] - t[20]) / (130 - 20)
+    out.append(dict(family="mixed", op="all_in_turn", rows=rows, cols=HIDDEN,
+                    node_us=f"{node_us:.4f}", nodes_small=20, graph_us_small=f"{t[20]:.2f}",
+                    nodes_large=130, graph_us_large=f"{t[130]:.2f}"))
+    print(f"{'mixed':12s} {'all_in_turn':12s} rows {rows:4d}: {node_us:7.3f} us a node", flush=True)
+    for (family, op), fn in family_ops.items():
+        t = {n: graph_us(torch, fn, n) for n in NODES}
+        node_us = (t[NODES[1]] - t[NODES[0]]) / (NODES[1] - NODES[0])
+        out.append(dict(family=family, op=op, rows=rows, cols=HIDDEN, node_us=f"{node_us:.4f}",
+                        nodes_small=NODES[0], graph_us_small=f"{t[NODES[0]]:.2f}",
+                        nodes_large=NODES[1], graph_us_large=f"{t[NODES[1]]:.2f}"))
+        print(f"{family:12s} {op:12s} rows {rows:4d}: {node_us:7.3f} us a node", flush=True)
+    return out
+
+
+def output_ops(torch, y):
+    """Ops of three families on the GEMV's output `y` (resident in L2, just written)."""
+    return {
+        ("vectorized", "pow"): lambda: y.pow(2),
+        ("generic", "mul_column"): lambda: y * y[:, :1],
+        ("upcast_copy", "to_fp32"): lambda: y.float(),
+        ("reduction", "mean"): lambda: y.mean(-1, keepdim=True),
+    }
+
+
+def after_gemv_rows(torch, family_ops, rows):
+    """Each op's cost right after an L2-evicting GEMV: slope of (GEMV, op) pairs less the
+    GEMVs'. Context `after_gemv`: the op's operands are evicted. Context `gemv_output`: the
+    op reads the GEMV's output, which is in L2, so what it still pays over the same op
+    alone is not its data (code, parameters, translations)."""
+    x = torch.randn(rows, HIDDEN, device="cuda", dtype=torch.bfloat16)
+    weight = torch.randn(GEMV_OUT, HIDDEN, device="cuda", dtype=torch.bfloat16)
+    y = torch.randn(rows, GEMV_OUT, device="cuda", dtype=torch.bfloat16)
+
+    def gemv():
+        torch.matmul(x, weight.t(), out=y)
+
+    def slope(fn):
+        t = {n: graph_us(torch, fn, n) for n in PAIRS}
+        return (t[PAIRS[1]] - t[PAIRS[0]]) / (PAIRS[1] - PAIRS[0])
+
+    gemv_us = slope(gemv)
+    out = []
+    cases = [("after_gemv", key, fn, HIDDEN) for key, fn in family_ops.items()]
+    cases += [("gemv_output", key, fn, GEMV_OUT) for key, fn in output_ops(torch, y).items()]
+    for context, (family, op), fn, cols in cases:
+        def pair(fn=fn):
+            gemv()
+            fn()
+        node_us = slope(pair) - gemv_us
+        alone_us = slope(fn) if context == "gemv_output" else float("nan")
+        out.append(dict(family=family, op=op, rows=rows, cols=cols, context=context,
+                        node_us=f"{node_us:.4f}", alone_node_us=f"{alone_us:.4f}",
+                        gemv_node_us=f"{gemv_us:.3f}", gemv_weight_bytes=2 * GEMV_OUT * HIDDEN,
+                        pairs_small=PAIRS[0], pairs_large=PAIRS[1]))
+        print(f"{context:11s} {family:12s} {op:12s} rows {rows:4d} after a {gemv_us:.1f} us GEMV: "
+              f"{node_us:7.3f} us a node (alone {alone_us:.3f})", flush=True)
+    return out
+
+
 def main(argv):
     p = argparse.ArgumentParser()
     p.add_argument("--csv", required=True)
     p.add_argument("--json")
+    p.add_argument("--after-gemv", action="store_true",
+                   help="time each op after an L2-evicting GEMV instead of alone")
     args = p.parse_args(argv)
     import torch
     if not torch.cuda.is_available():
@@ -99,27 +181,7 @@ def main(argv):
     with torch.inference_mode():
         for rows in ROWS:
             family_ops = ops(torch, rows)
-
-            def mixed():  # every op once, in turn: each node runs another kernel than the last
-                for fn in family_ops.values():
-                    fn()
-
-            t = {n: graph_us(torch, mixed, n // len(family_ops)) for n in (20, 130)}
-            node_us = (t[130] - t[20]) / (130 - 20)
-            rows_out.append(dict(family="mixed", op="all_in_turn", rows=rows, cols=HIDDEN,
-                                 node_us=f"{node_us:.4f}", nodes_small=20,
-                                 graph_us_small=f"{t[20]:.2f}", nodes_large=130,
-                                 graph_us_large=f"{t[130]:.2f}"))
-            print(f"{'mixed':12s} {'all_in_turn':12s} rows {rows:4d}: {node_us:7.3f} us a node",
-                  flush=True)
-            for (family, op), fn in family_ops.items():
-                t = {n: graph_us(torch, fn, n) for n in NODES}
-                node_us = (t[NODES[1]] - t[NODES[0]]) / (NODES[1] - NODES[0])
-                rows_out.append(dict(family=family, op=op, rows=rows, cols=HIDDEN,
-                                     node_us=f"{node_us:.4f}",
-                                     nodes_small=NODES[0], graph_us_small=f"{t[NODES[0]]:.2f}",
-                                     nodes_large=NODES[1], graph_us_large=f"{t[NODES[1]]:.2f}"))
-                print(f"{family:12s} {op:12s} rows {rows:4d}: {node_us:7.3f} us a node", flush=True)
+            rows_out += (after_gemv_rows if args.after_gemv else family_rows)(torch, family_ops, rows)
     with open(args.csv, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows_out[0]))
         writer.writeheader()
@@ -129,8 +191,11 @@ def main(argv):
                    gpu=torch.cuda.get_device_name(0), torch=torch.__version__,
                    cuda=torch.version.cuda,
                    git_revision=os.environ.get("TILESIM_GIT_REVISION", "unknown"),
-                   method=f"slope of a CUDA graph's replay time (median of {RUNS}) over "
-                          f"{NODES[0]} and {NODES[1]} nodes of one op")
+                   method=(f"slope of a CUDA graph's replay time (median of {RUNS}) over "
+                           f"{PAIRS[0]} and {PAIRS[1]} (GEMV, op) pairs less the GEMVs' slope"
+                           if args.after_gemv else
+                           f"slope of a CUDA graph's replay time (median of {RUNS}) over "
+                           f"{NODES[0]} and {NODES[1]} nodes of one op"))
     with open(args.json or os.path.splitext(args.csv)[0] + ".json", "w") as f:
         json.dump(sidecar, f, indent=2)
     return 0
