@@ -21,6 +21,13 @@ constexpr std::size_t kHbmChaseBytes = 512 * kMiB;  // 10x L2: a visited line wa
 constexpr std::uint32_t kL2Hops = 200000;
 constexpr std::uint32_t kHbmHops = 50000;  // fewer than the lines, so each is visited once
 constexpr int kRuns = 11;
+// The translation sweep: one line per 2 MiB page (cudaMalloc's page size for
+// large buffers), so every hop needs another page's translation while the
+// lines themselves fit in L2 at every footprint.
+constexpr std::size_t kPageBytes = 2 * kMiB;
+constexpr std::size_t kTranslationFootprints[] = {16 * kMiB, 64 * kMiB, 256 * kMiB, 1024 * kMiB,
+                                                  4096 * kMiB};
+constexpr std::uint32_t kTranslationHops = 20000;
 constexpr std::uint32_t kSeed = 20261121;
 
 // pointer_chase_kernel
@@ -47,6 +54,36 @@ __global__ void link_chain_kernel(std::uint32_t* chain, const std::uint32_t* ord
   chain[std::size_t{order[i]} * kWordsPerLine] = next * static_cast<std::uint32_t>(kWordsPerLine);
 }
 
+// link_strided_chain_kernel
+//   grid: lines / 256; block: 256 threads.
+//   As link_chain_kernel, with line i at word i * stride_words, moved by
+//   (i mod 64) lines so that the lines fall in different L2 sets.
+__global__ void link_strided_chain_kernel(std::uint32_t* chain, const std::uint32_t* order,
+                                          std::uint32_t lines, std::size_t stride_words) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= lines) return;
+  const auto word = [stride_words](std::uint32_t line) {
+    return line * stride_words + (line % 64) * kWordsPerLine;
+  };
+  chain[word(order[i])] = static_cast<std::uint32_t>(word(order[(i + 1) % lines]));
+}
+
+// A random cycle through `lines` lines `stride_bytes` apart, starting at line 0.
+void build_strided_chain(const kernels::DeviceBuffer& chain, std::uint32_t lines,
+                         std::size_t stride_bytes, cudaStream_t stream) {
+  std::vector<std::uint32_t> order(lines);
+  std::iota(order.begin(), order.end(), 0u);
+  std::shuffle(order.begin() + 1, order.end(), std::mt19937(kSeed));
+  const kernels::DeviceBuffer device_order(order.size() * sizeof(std::uint32_t));
+  TILESIM_CUDA_CHECK(cudaMemcpyAsync(device_order.get(), order.data(), device_order.bytes(),
+                                     cudaMemcpyHostToDevice, stream));
+  link_strided_chain_kernel<<<(lines + 255) / 256, 256, 0, stream>>>(
+      chain.as<std::uint32_t>(), device_order.as<std::uint32_t>(), lines,
+      stride_bytes / sizeof(std::uint32_t));
+  TILESIM_CUDA_CHECK(cudaGetLastError());
+  TILESIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
 // A random cycle through every line of `bytes`, starting at line 0.
 void build_chain(const kernels::DeviceBuffer& chain, std::size_t bytes, cudaStream_t stream) {
   const auto lines = static_cast<std::uint32_t>(bytes / kLineBytes);
@@ -66,6 +103,27 @@ std::vector<double> ns_per_hop(const std::vector<double>& times_us, std::uint32_
   std::vector<double> latencies;
   for (const double us : times_us) latencies.push_back(us * 1000.0 / hops);
   return latencies;
+}
+
+// L2 hits through translations the chase keeps cold: one line a page over
+// `footprint` bytes; the excess over l2_hit_latency is what a translation
+// miss costs at that footprint.
+MicrobenchResult translation_latency(std::size_t footprint, const MicrobenchDevice& device,
+                                     const kernels::DeviceBuffer& end) {
+  const kernels::DeviceBuffer chain(footprint);
+  const auto lines = static_cast<std::uint32_t>(footprint / kPageBytes);
+  build_strided_chain(chain, lines, kPageBytes, device.stream);
+  const auto times = time_on_gpu_us(
+      [&] {
+        pointer_chase_kernel<<<1, 1, 0, device.stream>>>(chain.as<std::uint32_t>(),
+                                                         kTranslationHops, end.as<std::uint32_t>());
+      },
+      2, kRuns, device.stream);
+  return summarize(fmt::format("l2_hit_latency_{}mib_of_pages", footprint / kMiB), "ns",
+                   fmt::format("pointer chase as l2_hit_latency, one 128 B line a 2 MiB page "
+                               "over {} MiB ({} lines, L2-resident), {} hops",
+                               footprint / kMiB, lines, kTranslationHops),
+                   ns_per_hop(times, kTranslationHops));
 }
 
 }  // namespace
@@ -111,6 +169,9 @@ std::vector<MicrobenchResult> measure_memory_latency(const MicrobenchDevice& dev
                   "lines in {} MiB, L2 flushed before each run",
                   kHbmHops, kHbmChaseBytes / kMiB),
       samples));
+  for (const std::size_t footprint : kTranslationFootprints) {
+    results.push_back(translation_latency(footprint, device, end));
+  }
   return results;
 }
 
