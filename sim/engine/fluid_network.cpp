@@ -27,7 +27,7 @@ ResourceId FluidNetwork::add_resource(double capacity_per_ps) {
   return static_cast<ResourceId>(resources_.size() - 1);
 }
 
-void FluidNetwork::start_flow(FlowDemands demands, double max_progress_per_ps,
+void FluidNetwork::start_flow(FlowDemands&& demands, double max_progress_per_ps,
                               Simulator::Action on_complete, std::uint32_t owner) {
   if (!(max_progress_per_ps > 0)) {
     throw std::invalid_argument("FluidNetwork::start_flow: the cap must be > 0");
