@@ -75,7 +75,9 @@ class FluidNetwork {
   // (1 / its shortest possible duration); a flow with no demands takes exactly
   // that long. `on_complete` runs at the instant the flow finishes. `owner`
   // is only passed back to the limit observer.
-  void start_flow(FlowDemands demands, double max_progress_per_ps, Simulator::Action on_complete,
+  // `demands` are taken over (an rvalue: a flow's inline demands are copied
+  // once, into its slot).
+  void start_flow(FlowDemands&& demands, double max_progress_per_ps, Simulator::Action on_complete,
                   std::uint32_t owner = 0);
 
   double capacity_per_ps(ResourceId resource) const { return resources_[resource].capacity; }

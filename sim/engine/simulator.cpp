@@ -16,7 +16,7 @@ void Simulator::schedule_at(SimTime when, EventPriority priority, Action action)
   } else {
     slot = free_slots_.back();
     free_slots_.pop_back();
-    actions_[slot] = std::move(action);
+    actions_[slot].swap(action);  // cheaper than a move; the slot held a spent action
   }
   const std::uint64_t order =
       (std::uint64_t{static_cast<std::uint8_t>(priority)} << 56) | next_sequence_++;

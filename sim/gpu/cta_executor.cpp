@@ -82,6 +82,13 @@ void CtaExecutor::run(int sm, std::uint32_t kernel, double tensor_efficiency, Ct
                             [this, index] { start_next_step(index); });
 }
 
+CtaProgram CtaExecutor::spare_program() {
+  if (spare_programs_.empty()) return {};
+  CtaProgram program = std::move(spare_programs_.back());
+  spare_programs_.pop_back();
+  return program;
+}
+
 double CtaExecutor::busy_ps(const CtaStep& step, double tensor_efficiency) const {
   if (step.flops <= 0) return 0;
   switch (step.unit) {
@@ -236,7 +243,7 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
   }
 }
 
-void CtaExecutor::start_flow(std::uint32_t running_index, sim::FlowDemands demands, double cap) {
+void CtaExecutor::start_flow(std::uint32_t running_index, sim::FlowDemands&& demands, double cap) {
   resources_.network().start_flow(
       std::move(demands), cap, [this, running_index] { end_step(running_index); }, running_index);
 }
@@ -260,7 +267,7 @@ void CtaExecutor::finish(std::uint32_t running_index) {
   for (SegmentSpan& segment : outcome.segments) {
     if (segment.span.begin == sim::SimTime::infinite()) segment.span = {};  // had no steps
   }
-  cta.program = {};
+  spare_programs_.push_back(std::move(cta.program));
   cta.outcome = {};
   if (unit_fast_forward_) unit_fast_forward_->finished(running_index);
   free_.push_back(running_index);

@@ -43,6 +43,9 @@ class CtaExecutor {
   void allow_unit_skips(bool allowed) {
     if (unit_fast_forward_) unit_fast_forward_->set_allowed(allowed);
   }
+  // An emptied program of a finished CTA, whose storage the next program can
+  // be built into (CtaProgramSource::build); an empty one when there is none.
+  CtaProgram spare_program();
   // What skipping CTAs' later times move by (zero until units are skipped).
   sim::SimTime skipped_unit_time() const {
     return unit_fast_forward_ ? unit_fast_forward_->skipped_time() : sim::SimTime{};
@@ -71,7 +74,7 @@ class CtaExecutor {
   // A flag wait is over (after the step's wake time, if it blocked): count it, start the step.
   void end_wait(std::uint32_t running_index, sim::SimTime wait_begin);
   void begin_step(std::uint32_t running_index);
-  void start_flow(std::uint32_t running_index, sim::FlowDemands demands, double cap);
+  void start_flow(std::uint32_t running_index, sim::FlowDemands&& demands, double cap);
   void end_step(std::uint32_t running_index);
   void finish(std::uint32_t running_index);
   double busy_ps(const CtaStep& step, double tensor_efficiency) const;
@@ -89,6 +92,7 @@ class CtaExecutor {
   std::optional<UnitFastForward> unit_fast_forward_;  // approximate mode only
   std::vector<RunningCta> running_;                   // slots, reused through free_
   std::vector<std::uint32_t> free_;
+  std::vector<CtaProgram> spare_programs_;  // finished CTAs' programs, for their storage
 };
 
 }  // namespace tilesim::gpu

@@ -266,7 +266,9 @@ class GpuRun {
         static_cast<std::size_t>(cta) < prebuilt_programs_[kernel].size()) {
       return std::move(prebuilt_programs_[kernel][static_cast<std::size_t>(cta)]);
     }
-    return kernels_[kernel].launch->programs->program(cta);
+    CtaProgram program = executor_.spare_program();
+    kernels_[kernel].launch->programs->build(cta, program);
+    return program;
   }
 
   std::uint32_t take_record_slot() {

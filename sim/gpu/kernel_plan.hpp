@@ -92,6 +92,13 @@ struct CtaProgram {
   // This CTA's tensor-core rate relative to the launch's (CTAs of one launch
   // run at unequal paces on a GPU); 1 = the launch's.
   double tensor_speed = 1;
+
+  // Empties the program but keeps its storage, for the next one built into it.
+  void clear() {
+    segments.clear();
+    steps.clear();
+    tensor_speed = 1;
+  }
 };
 
 // Produces CTA programs on demand, so a grid of thousands of CTAs is never
@@ -100,6 +107,12 @@ class CtaProgramSource {
  public:
   virtual ~CtaProgramSource() = default;
   virtual CtaProgram program(std::int64_t cta_index) const = 0;
+  // The same program, built into `program` (a finished CTA's, emptied or
+  // not): sources that build step by step override it to reuse its storage,
+  // so that a grid's programs allocate per running CTA, not per CTA.
+  virtual void build(std::int64_t cta_index, CtaProgram& program) const {
+    program = this->program(cta_index);
+  }
 };
 
 struct CtaFootprint {

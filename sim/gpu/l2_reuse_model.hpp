@@ -20,20 +20,12 @@
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
+#include "sim/gpu/block_key_map.hpp"
 #include "sim/gpu/kernel_plan.hpp"
 
 namespace tilesim::gpu {
-
-struct BlockKeyHash {
-  std::size_t operator()(const BlockKey& key) const {
-    std::uint64_t h = (std::uint64_t{key.tensor} << 48) ^ (std::uint64_t{key.panel} << 24) ^
-                      std::uint64_t{key.chunk};
-    return std::hash<std::uint64_t>{}(h * 0x9E3779B97F4A7C15ULL);
-  }
-};
 
 class L2ReuseModel {
  public:
@@ -81,7 +73,7 @@ class L2ReuseModel {
   // again leaves its old slot. Evicted parts stay: they only count for parts
   // older than themselves, which are evicted too.
   std::vector<double> slots_ = {0};
-  std::vector<double> use_time_s_;  // per use number, with the time bound
+  std::vector<double> use_time_s_ = {0};  // per use number as slots_, with the time bound
   // The stack distance (bytes used after a use) only ever grows down the
   // stack, so the resident uses are those from `frontier_` on: it is the
   // oldest use with fewer than `capacity` bytes above it (after
@@ -91,9 +83,9 @@ class L2ReuseModel {
   std::int64_t frontier_ = 0;
   double above_frontier_bytes_ = 0;
   // A block is usually one part (every reader covers it) or a few (split-K
-  // slices): kept inline in the map's node.
+  // slices): kept inline in the map's values.
   using ResidentParts = boost::container::small_vector<ResidentPart, 2>;
-  std::unordered_map<BlockKey, ResidentParts, BlockKeyHash> blocks_;
+  BlockKeyMap<ResidentParts> blocks_;
 };
 
 }  // namespace tilesim::gpu

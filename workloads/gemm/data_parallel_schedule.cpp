@@ -17,13 +17,18 @@ class DataParallelPrograms final : public gpu::CtaProgramSource {
 
   gpu::CtaProgram program(std::int64_t cta_index) const override {
     gpu::CtaProgram program;
+    build(cta_index, program);
+    return program;
+  }
+
+  void build(std::int64_t cta_index, gpu::CtaProgram& program) const override {
+    program.clear();
     const std::optional<TileCoord> tile = rasterizer_.tile_of(cta_index);
-    if (!tile) return program;  // padding CTA of an edge cluster: exits at once
+    if (!tile) return;  // padding CTA of an edge cluster: exits at once
     const std::uint16_t segment = builder_.begin_segment(program, *tile, 0, builder_.k_blocks());
     builder_.add_main_loop(program, segment, *tile, 0, builder_.k_blocks(), true);
     builder_.add_epilogue(program, segment, *tile);
     program.tensor_speed = builder_.cta_pace(cta_index);
-    return program;
   }
 
  private:

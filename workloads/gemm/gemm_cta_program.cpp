@@ -140,7 +140,9 @@ void GemmCtaProgramBuilder::add_main_loop(gpu::CtaProgram& program, std::uint16_
     const auto k = static_cast<double>(k_elements(begin, end));
     // The last k-block's MMAs follow its load and are a step of their own.
     const bool last = end == k_block_end;
-    gpu::CtaStep step = mma_step(static_cast<double>(end - begin) - (last ? 1 : 0), segment);
+    // Filled in place: its reads are kept inline, so moving a step copies them.
+    gpu::CtaStep& step = program.steps.emplace_back(
+        mma_step(static_cast<double>(end - begin) - (last ? 1 : 0), segment));
     const auto chunk_id = static_cast<std::uint32_t>(chunk);
     add_a_reads(step.reads, tile, begin, end, chunk_id);
     step.reads.push_back({{tensors_.b, static_cast<std::uint32_t>(tile.col), chunk_id},
@@ -156,10 +158,8 @@ void GemmCtaProgramBuilder::add_main_loop(gpu::CtaProgram& program, std::uint16_
       gpu::CtaStep mmas = mma_step(0, segment);
       std::swap(mmas.flops, step.flops);
       step.bytes_in_flight = unaligned_bytes_in_flight_;
-      program.steps.push_back(std::move(step));
-      step = std::move(mmas);
+      program.steps.push_back(std::move(mmas));
     }
-    program.steps.push_back(std::move(step));
     begin = end;
   }
   program.steps.push_back(mma_step(1, segment));

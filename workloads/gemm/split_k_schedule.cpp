@@ -23,9 +23,15 @@ class SplitKPrograms final : public gpu::CtaProgramSource {
 
   gpu::CtaProgram program(std::int64_t cta_index) const override {
     gpu::CtaProgram program;
+    build(cta_index, program);
+    return program;
+  }
+
+  void build(std::int64_t cta_index, gpu::CtaProgram& program) const override {
+    program.clear();
     const auto split = static_cast<int>(cta_index / rasterizer_.cta_count());
     const std::optional<TileCoord> tile = rasterizer_.tile_of(cta_index % rasterizer_.cta_count());
-    if (!tile) return program;  // padding CTA of an edge cluster
+    if (!tile) return;  // padding CTA of an edge cluster
     program.tensor_speed = builder_.cta_pace(cta_index);
     // Balanced slices, as the reference kernel cuts them: no slice is empty.
     const std::int64_t k_begin = split * builder_.k_blocks() / splits_;
@@ -39,7 +45,6 @@ class SplitKPrograms final : public gpu::CtaProgramSource {
     } else {
       add_serial_fixup(program, segment, *tile, split);
     }
-    return program;
   }
 
  private:

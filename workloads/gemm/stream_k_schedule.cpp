@@ -47,6 +47,12 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
 
   gpu::CtaProgram program(std::int64_t cta_index) const override {
     gpu::CtaProgram program;
+    build(cta_index, program);
+    return program;
+  }
+
+  void build(std::int64_t cta_index, gpu::CtaProgram& program) const override {
+    program.clear();
     const bool stream_k_unit = cta_index < partition_.stream_k_units();
     if (stream_k_unit) add_stream_k_unit(program, cta_index);
     if (static_data_parallel_) {
@@ -60,7 +66,6 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
                              partition_.stream_k_tiles() + cta_index - partition_.stream_k_units());
     }
     program.tensor_speed = builder_.cta_pace(cta_index);
-    return program;
   }
 
  private:

@@ -127,7 +127,7 @@ void check_durations_add_up(FluidNetwork::Updates updates, std::uint64_t seed) {
                                        : FluidNetwork::kUncapped;
     lifetime[owner].first = simulator.now().ps();
     network.start_flow(
-        demands, cap,
+        std::move(demands), cap,
         [&, owner, chain, step] {
           lifetime[owner].second = simulator.now().ps();
           start(chain, step + 1);

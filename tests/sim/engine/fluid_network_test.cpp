@@ -450,7 +450,7 @@ std::vector<std::int64_t> run_gpu_like_network(FluidNetwork::Updates updates, in
     if (next() % 2 == 0) demands.push_back({memory, bytes * 0.3});
     const double cap = next() % 2 == 0 ? 1.0 / (50.0 + static_cast<double>(next() % 400))
                                        : FluidNetwork::kUncapped;
-    network.start_flow(demands, cap, [&, chain, step] {
+    network.start_flow(std::move(demands), cap, [&, chain, step] {
       finished[static_cast<std::size_t>(chain * kFlowsPerChain + step)] = simulator.now().ps();
       start_link(chain, step + 1);
     });

@@ -1,0 +1,100 @@
+// A GEMM schedule's CtaProgramSource::build reuses the storage of another
+// CTA's program: what it builds must equal program() of the same CTA, field
+// by field, whatever the reused program held (the simulation builds every
+// program past the load estimate's rounds this way).
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+
+#include "sim/gpu/kernel_plan.hpp"
+#include "tests/support/gemm_workload.hpp"
+#include "tests/support/shipped_hardware.hpp"
+#include "workloads/gemm/gemm_kernel_config.hpp"
+#include "workloads/gemm/gemm_schedule.hpp"
+
+namespace tilesim::workloads {
+namespace {
+
+// The fields of a program's parts, as tuples that compare and print.
+auto fields(const gpu::BlockRead& read) {
+  return std::tie(read.key, read.bytes, read.multicast, read.part_begin, read.part_end);
+}
+auto fields(const gpu::CtaWorkLabel& label) {
+  return std::tie(label.tile_row, label.tile_col, label.k_begin, label.k_end);
+}
+auto fields(const gpu::CtaStep& step) {
+  return std::make_tuple(step.write_bytes, step.write_key, step.unit, step.mma_type, step.flops,
+                         step.bytes_in_flight, step.waits_for_first_data, step.read_latency_s,
+                         step.setup_s, step.wait.has_value(), step.wait ? step.wait->flag : 0,
+                         step.wait ? step.wait->count : 0, step.wake_s, step.signal, step.segment);
+}
+
+template <typename Part>
+void expect_same_parts(const Part& built, const Part& fresh) {
+  ASSERT_EQ(built.size(), fresh.size());
+  for (std::size_t i = 0; i < built.size(); ++i) EXPECT_EQ(fields(built[i]), fields(fresh[i]));
+}
+
+void expect_same_program(const gpu::CtaProgram& built, const gpu::CtaProgram& fresh) {
+  EXPECT_EQ(built.tensor_speed, fresh.tensor_speed);
+  expect_same_parts(built.segments, fresh.segments);
+  expect_same_parts(built.steps, fresh.steps);
+  ASSERT_EQ(built.steps.size(), fresh.steps.size());
+  for (std::size_t i = 0; i < built.steps.size(); ++i) {
+    expect_same_parts(built.steps[i].reads, fresh.steps[i].reads);
+  }
+}
+
+// Every CTA's program built into one reused program, in reverse order (so
+// that longer programs precede shorter ones), equals a fresh one.
+void expect_builds_match(GemmWorkload workload) {
+  const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
+  const auto kernel = resolve_gemm_kernel(workload, spec);
+  ASSERT_TRUE(kernel.ok()) << kernel.diagnostics.format();
+  const GemmScheduleRegistry schedules = builtin_gemm_schedules();
+  const gpu::KernelPlan plan =
+      schedules.find(workload.schedule)->lower(workload, *kernel.value, spec);
+  int built = 0;
+  for (const gpu::KernelLaunch& launch : plan.kernels) {
+    gpu::CtaProgram reused;
+    for (std::int64_t cta = launch.cta_count - 1; cta >= 0; --cta) {
+      launch.programs->build(cta, reused);
+      expect_same_program(reused, launch.programs->program(cta));
+      ++built;
+    }
+  }
+  EXPECT_GT(built, 0);
+}
+
+// Edge tiles in m, n and k.
+GemmWorkload edgy(std::string schedule) {
+  return testing::gemm(1000, 1500, 1100, std::move(schedule));
+}
+
+TEST(GemmProgramBuild, DataParallel) {
+  expect_builds_match(edgy("data_parallel"));
+}
+
+TEST(GemmProgramBuild, StreamKEveryMode) {
+  for (const StreamKMode mode :
+       {StreamKMode::pure, StreamKMode::dp_one_tile, StreamKMode::two_tile}) {
+    GemmWorkload workload = edgy("stream_k");
+    workload.stream_k_mode = mode;
+    expect_builds_match(workload);
+    workload.fixup = FixupOrder::atomic;
+    expect_builds_match(workload);
+  }
+}
+
+TEST(GemmProgramBuild, SplitKBothReductions) {
+  GemmWorkload workload = edgy("split_k");
+  workload.splits = 3;
+  expect_builds_match(workload);
+  workload.reduction = SplitKReduction::parallel;
+  expect_builds_match(workload);
+}
+
+}  // namespace
+}  // namespace tilesim::workloads
