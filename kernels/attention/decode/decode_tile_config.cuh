@@ -38,13 +38,13 @@ struct DecodeTileConfig {
   static constexpr int kLoadsPerThread = kBlockKeys / kRowsPerPass;
   static constexpr int kTileBytes = kBlockKeys * kHeadDim * 2;
 
-  // Stages: 5 x 32 KiB at d = 128 (1 CTA per SM, up to 128 KiB of loads in
+  // Stages: 4 x 32 KiB at d = 128 (1 CTA per SM, up to 96 KiB of loads in
   // flight while one block is computed), 4 x 16 KiB at d = 64 (2 CTAs per SM).
-  // Little's law asks ~14 KiB per SM (3 TB/s x ~0.6 us / 132 SMs) at the
-  // unloaded latency; paged caches of 16-32-key pages stream at 2.1 TB/s with
-  // four stages (ncu, round 5), as if each request waited longer: the fifth
-  // stage (round 8) fits beside the merge rows in the SM's 227 KiB.
-  static constexpr int kStages = kHeadDim == 128 ? 5 : 4;
+  // Little's law asks ~14 KiB per SM (3 TB/s x ~0.6 us / 132 SMs); measured,
+  // 2 stages instead of 4 cost only 7% where few CTAs run (decode/NOTES.md);
+  // 5 at d = 128 (round 8) gained nothing at pages of 16 keys and lost 3-5%
+  // on lone CTAs: page 16's loss is not bytes in flight.
+  static constexpr int kStages = 4;
   static constexpr int kStageBytes = 2 * kTileBytes;  // K then V
 
   // Per-warp fp32 O for the cross-slice merge, rows padded by 8 floats so the
