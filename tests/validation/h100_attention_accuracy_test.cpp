@@ -304,11 +304,24 @@ constexpr const char* kOwnRemeasured7 =
     "bench/measurements/h100_sxm_2026-11-27_attention_round7_remeasure_ref.csv";
 constexpr int kMinOwnCasesRemeasured7 = 30;
 constexpr double kMaxOwnMapePercentRemeasured7 = 7.4;  // 6.9; target 10 (met)
-// 66.6 as max_ape counts it (compare prints -65.5%: paged v2 page 32, 120000 + 23 x 2000,
-// kernel and model plans differ);
+// 66.6 as max_ape counts it (compare prints -65.5%: paged v2 page 32, 120000 + 23 x 2000;
+// kernel and model cut the same 12 partitions, round 8: the kernel's paged rows of a few long
+// sequences run 1.5-3x slower than their contiguous twins, and some vary 2x run to run);
 // target 25 (not met).
 constexpr double kMaxOwnCaseErrorPercentRemeasured7 = 67.1;
 constexpr double kMinOwnDecodeTop1ShareRemeasured7 = 1.0;  // 8 of 8
+
+// Validation 8 (kernels/studies/attention_validation_8.yaml): held out, 16 decode rows measured
+// once (device call 1 of round 8, on the build with five K/V stages at d 128, which round 8 then
+// reverted: the same call's A/B puts it within 0-3% of today's kernel), with the final model; its
+// figures with half a point of room.
+constexpr const char* kOwnMeasured8 =
+    "bench/measurements/h100_sxm_2026-11-27_attention_validation_8_ref.csv";
+constexpr int kMinOwnCases8 = 16;
+constexpr double kMaxOwnMapePercent8 = 10.6;  // 10.1; target 10 (not met)
+// 67.2: paged v2 page 32 on 90000 + 15 x 3100 (670 us; split-KV 197 on the same cut).
+constexpr double kMaxOwnCaseErrorPercent8 = 67.7;
+constexpr double kMinOwnDecodeTop1Share8 = 0.8;  // 4 of 5; target 0.85 (not met)
 
 struct OwnLimits {
   int min_cases;
@@ -433,6 +446,11 @@ TEST(H100AttentionAccuracy, OwnKernelsRound7Remeasure) {
   expect_decode_within(kOwnRemeasured7,
                        {kMinOwnCasesRemeasured7, kMaxOwnMapePercentRemeasured7,
                         kMaxOwnCaseErrorPercentRemeasured7, kMinOwnDecodeTop1ShareRemeasured7});
+}
+
+TEST(H100AttentionAccuracy, OwnKernelsValidation8) {
+  expect_decode_within(kOwnMeasured8, {kMinOwnCases8, kMaxOwnMapePercent8, kMaxOwnCaseErrorPercent8,
+                                       kMinOwnDecodeTop1Share8});
 }
 
 TEST(H100AttentionAccuracy, SdpaBackendsValidation7) {
