@@ -44,6 +44,15 @@ std::int64_t launch_makespan_blocks(const AttentionShape& shape, const FlashTile
   return end;
 }
 
+// No cut ends before the longest pair's first split (its blocks plus one);
+// the bound grows with blocks_per_split, so the searches stop at the first
+// candidate it rules out (decode_plan.cu, makespan_lower_bound: the kernel's
+// search ran up to ~200 makespans on the host each launch, longer than the
+// kernel).
+std::int64_t makespan_lower_bound(std::int64_t blocks_per_split, std::int64_t longest_blocks) {
+  return std::min(blocks_per_split, longest_blocks) + 1;
+}
+
 std::int64_t total_blocks(const AttentionShape& shape, const FlashTile& tile) {
   std::int64_t blocks = 0;
   for (const std::int64_t kv_len : shape.kv_lens) blocks += ceil_div(kv_len, tile.key_rows);
@@ -63,6 +72,7 @@ SplitKvPlan own_flash_decoding_plan(const AttentionShape& shape, const hw::Hardw
   const std::int64_t share = ceil_div(total_blocks(shape, tile), slots);
   for (std::int64_t splits = ceil_div(longest, share); splits > wave_splits; --splits) {
     const SplitKvPlan plan = even_split_kv_plan(shape, tile, splits);
+    if (makespan_lower_bound(plan.blocks_per_split, longest) >= best_end) break;
     const std::int64_t end = launch_makespan_blocks(shape, tile, plan.blocks_per_split, slots);
     if (end < best_end) {
       best = plan;
@@ -84,6 +94,7 @@ SplitKvPlan own_paged_v2_plan(const AttentionShape& shape, const hw::HardwareSpe
   std::int64_t units = share_units;
   std::int64_t best = launch_makespan_blocks(shape, tile, units * unit_blocks, slots);
   for (std::int64_t u = share_units + 1; u <= ceil_div(longest_blocks, unit_blocks); ++u) {
+    if (makespan_lower_bound(u * unit_blocks, longest_blocks) >= best) break;
     const std::int64_t end = launch_makespan_blocks(shape, tile, u * unit_blocks, slots);
     if (end < best) {
       best = end;
