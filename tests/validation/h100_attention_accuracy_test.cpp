@@ -305,9 +305,9 @@ constexpr const char* kOwnRemeasured7 =
 constexpr int kMinOwnCasesRemeasured7 = 30;
 constexpr double kMaxOwnMapePercentRemeasured7 = 7.4;  // 6.9; target 10 (met)
 // 66.6 as max_ape counts it (compare prints -65.5%: paged v2 page 32, 120000 + 23 x 2000;
-// kernel and model cut the same 12 partitions, round 8: the kernel's paged rows of a few long
-// sequences run 1.5-3x slower than their contiguous twins, and some vary 2x run to run);
-// target 25 (not met).
+// kernel and model cut the same 12 partitions; round 8 part 2: the launch's host-side partition
+// search, 216 candidates, took longer than the kernel, so the row timed the host); target 25
+// (not met on this file).
 constexpr double kMaxOwnCaseErrorPercentRemeasured7 = 67.1;
 constexpr double kMinOwnDecodeTop1ShareRemeasured7 = 1.0;  // 8 of 8
 
@@ -319,19 +319,38 @@ constexpr const char* kOwnMeasured8 =
     "bench/measurements/h100_sxm_2026-11-27_attention_validation_8_ref.csv";
 constexpr int kMinOwnCases8 = 16;
 constexpr double kMaxOwnMapePercent8 = 10.6;  // 10.1; target 10 (not met)
-// 67.2: paged v2 page 32 on 90000 + 15 x 3100 (670 us; split-KV 197 on the same cut).
+// 67.2: paged v2 page 32 on 90000 + 15 x 3100 (670 us; split-KV 197 on the same cut): the
+// launch's host-side partition search timed, not the kernel (kOutliers8Final below).
 constexpr double kMaxOwnCaseErrorPercent8 = 67.7;
 constexpr double kMinOwnDecodeTop1Share8 = 0.8;  // 4 of 5; target 0.85 (not met)
+
+// Validation 8 again on the final kernel (four K/V stages; round 8 part 2's one device call).
+// Known outliers: the paged v2 rows whose launch searched paged_v2_split_plan's candidates
+// 100-160 times on the host (decode_plan.cu before makespan_lower_bound): the search took
+// longer than the kernel, so their times are the host's (1 x 77000 p16 / p32 194 / 235 us,
+// the skewed batch 406 / 729 us, 1 x 56000 fp16 77 us); ncu times such launches' kernels at
+// 1.04-1.19x their contiguous twins. The search now stops after 1-2 candidates with the same
+// plan; these rows are to be measured again. The other 11 rows with half a point of room.
+constexpr const char* kOwnMeasured8Final =
+    "bench/measurements/h100_sxm_2026-11-27_attention_validation_8_final_ref.csv";
+constexpr std::string_view kOutliers8Final[] = {
+    "v8_paged_v2_p16_d77000_b1_h32kv8_d128", "v8_paged_v2_p32_d77000_b1_h32kv8_d128",
+    "v8_paged_v2_p32_v90000_and_15x3100_h32kv8_d128",
+    "v8_paged_v2_p16_v90000_and_15x3100_h32kv8_d128", "v8_paged_v2_p16_d56000_b1_h32kv4_d128_fp16"};
+constexpr int kMinOwnCases8Final = 11;
+constexpr double kMaxOwnMapePercent8Final = 3.7;        // 3.2; target 10 (met on these rows)
+constexpr double kMaxOwnCaseErrorPercent8Final = 15.1;  // 14.6: paged v2 p16, 16 x 5500 d 64
+constexpr double kMinOwnDecodeTop1Share8Final = 1.0;    // 4 of 4 problems left with two variants
 
 struct OwnLimits {
   int min_cases;
   double mape, prefill_mape, case_error, fused_unfused_error, min_decode_top1_share;
 };
 
-// `known_outliers`: rows left out, each named in the output (and why, beside
-// the list).
-void expect_own_within(const char* file, const OwnLimits& limit,
-                       std::span<const std::string_view> known_outliers = {}) {
+// The file's rows compared, less `known_outliers`, each named in the output
+// (and why, beside the list).
+report::ComparedRows compare_file_without(const char* file,
+                                          std::span<const std::string_view> known_outliers) {
   report::ComparedRows rows = compare_file(file);
   std::erase_if(rows.attention, [&](const workloads::ComparedAttention& row) {
     const bool outlier = std::find(known_outliers.begin(), known_outliers.end(),
@@ -339,6 +358,12 @@ void expect_own_within(const char* file, const OwnLimits& limit,
     if (outlier) std::cout << "known outlier, left out: " << row.measured.workload.name << "\n";
     return outlier;
   });
+  return rows;
+}
+
+void expect_own_within(const char* file, const OwnLimits& limit,
+                       std::span<const std::string_view> known_outliers = {}) {
+  const report::ComparedRows rows = compare_file_without(file, known_outliers);
   const report::ComparisonSummary summary = report::summarize_comparison(rows);
   std::cout << report::comparison_table(rows, summary);
 
@@ -426,8 +451,9 @@ struct DecodeLimits {
 };
 
 // Files of our decode kernels alone (no prefill rows, no fused/unfused pairs).
-void expect_decode_within(const char* file, const DecodeLimits& limit) {
-  const report::ComparedRows rows = compare_file(file);
+void expect_decode_within(const char* file, const DecodeLimits& limit,
+                          std::span<const std::string_view> known_outliers = {}) {
+  const report::ComparedRows rows = compare_file_without(file, known_outliers);
   const report::ComparisonSummary summary = report::summarize_comparison(rows);
   std::cout << report::comparison_table(rows, summary);
   EXPECT_GE(summary.attention.all.cases, limit.min_cases);
@@ -451,6 +477,13 @@ TEST(H100AttentionAccuracy, OwnKernelsRound7Remeasure) {
 TEST(H100AttentionAccuracy, OwnKernelsValidation8) {
   expect_decode_within(kOwnMeasured8, {kMinOwnCases8, kMaxOwnMapePercent8, kMaxOwnCaseErrorPercent8,
                                        kMinOwnDecodeTop1Share8});
+}
+
+TEST(H100AttentionAccuracy, OwnKernelsValidation8Final) {
+  expect_decode_within(kOwnMeasured8Final,
+                       {kMinOwnCases8Final, kMaxOwnMapePercent8Final, kMaxOwnCaseErrorPercent8Final,
+                        kMinOwnDecodeTop1Share8Final},
+                       kOutliers8Final);
 }
 
 TEST(H100AttentionAccuracy, SdpaBackendsValidation7) {
