@@ -299,26 +299,72 @@ void expect_sdpa_within(const char* file, const SdpaLimits& limit) {
 // Round 7's paged v2 rows re-measured on the final partition rule (78cbc6a),
 // with validation 7's 7 own rows its call did not reach and validation 6's
 // 12 x 9.5k paged v2 rows (kernels/studies/attention_round7_remeasure.yaml).
-// Seen but for those 7.
+// Seen but for those 7. Known outliers: the two paged v2 rows whose launch searched 202 / 216
+// partition candidates on the host (decode_plan.cu before makespan_lower_bound, round 8 part 2):
+// the search outlasted the kernel, so they timed the host (133.5 / 771.7 us); measured again
+// after the fix in kOwnRemeasured7HostFix below (93.6 / 241.3 us).
 constexpr const char* kOwnRemeasured7 =
     "bench/measurements/h100_sxm_2026-11-27_attention_round7_remeasure_ref.csv";
-constexpr int kMinOwnCasesRemeasured7 = 30;
-constexpr double kMaxOwnMapePercentRemeasured7 = 7.4;  // 6.9; target 10 (met)
-// 66.6 as max_ape counts it (compare prints -65.5%: paged v2 page 32, 120000 + 23 x 2000,
-// kernel and model plans differ);
-// target 25 (not met).
-constexpr double kMaxOwnCaseErrorPercentRemeasured7 = 67.1;
-constexpr double kMinOwnDecodeTop1ShareRemeasured7 = 1.0;  // 8 of 8
+constexpr std::string_view kOutliersRemeasured7[] = {
+    "ref_paged_v2_p32_d104k_b1_h32kv4_d128", "ref_paged_v2_p32_v120000_and_23x2000_h32kv8_d128"};
+constexpr int kMinOwnCasesRemeasured7 = 28;
+constexpr double kMaxOwnMapePercentRemeasured7 = 4.1;  // 3.6 (6.9 with the two); target 10 (met)
+// 14.5 (66.6 with the two); target 25 (met).
+constexpr double kMaxOwnCaseErrorPercentRemeasured7 = 15.0;
+constexpr double kMinOwnDecodeTop1ShareRemeasured7 = 1.0;  // 6 of 6
+
+// Those two rows after the host-search fix (round 8 part 3's device call,
+// kernels/studies/attention_round7_remeasure_hostfix.yaml; the same kernel and plans).
+constexpr const char* kOwnRemeasured7HostFix =
+    "bench/measurements/h100_sxm_2026-11-27_attention_round7_remeasure_hostfix_ref.csv";
+constexpr int kMinOwnCasesRemeasured7HostFix = 2;
+constexpr double kMaxOwnMapePercentRemeasured7HostFix = 5.6;       // 5.1
+constexpr double kMaxOwnCaseErrorPercentRemeasured7HostFix = 7.5;  // 7.0, 120000 + 23 x 2000
+
+// Validation 8 (kernels/studies/attention_validation_8.yaml): held out, 16 decode rows measured
+// once (device call 1 of round 8, on the build with five K/V stages at d 128, which round 8 then
+// reverted: the same call's A/B puts it within 0-3% of today's kernel), with the final model; its
+// figures with half a point of room.
+constexpr const char* kOwnMeasured8 =
+    "bench/measurements/h100_sxm_2026-11-27_attention_validation_8_ref.csv";
+constexpr int kMinOwnCases8 = 16;
+constexpr double kMaxOwnMapePercent8 = 10.6;  // 10.1; target 10 (not met)
+// 67.2: paged v2 page 32 on 90000 + 15 x 3100 (670 us; split-KV 197 on the same cut): the
+// launch's host-side partition search timed, not the kernel (measured again after the fix in
+// kOwnMeasured8Final below: 202.2 us).
+constexpr double kMaxOwnCaseErrorPercent8 = 67.7;
+constexpr double kMinOwnDecodeTop1Share8 = 0.8;  // 4 of 5; target 0.85 (not met)
+
+// Validation 8 again on the final kernel (four K/V stages) after the host-side partition search
+// was fixed (decode_plan.cu's makespan_lower_bound; round 8 part 3's device call): every row is
+// the kernel's time now, none left out. Before the fix (round 8 part 2,
+// ..._validation_8_final_ref.csv) five paged v2 rows timed the host's search (15.4% MAPE, worst
+// -69.8%). Its figures with half a point of room.
+constexpr const char* kOwnMeasured8Final =
+    "bench/measurements/h100_sxm_2026-11-27_attention_validation_8_hostfix_ref.csv";
+constexpr int kMinOwnCases8Final = 16;
+constexpr double kMaxOwnMapePercent8Final = 4.6;        // 4.1; target 10 (met)
+constexpr double kMaxOwnCaseErrorPercent8Final = 16.8;  // 16.3: paged v2 p16, 16 x 5500 d 64
+constexpr double kMinOwnDecodeTop1Share8Final = 1.0;    // 5 of 5; target 0.85 (met)
+
+// Round 8's A/B study (kernels/studies/attention_decode_ab_8.yaml) on the final kernel after the
+// host-search fix (the same call): 21 decode rows, seen; its figures with half a point of room.
+constexpr const char* kOwnMeasuredAb8 =
+    "bench/measurements/h100_sxm_2026-11-27_attention_round8_ab_hostfix.csv";
+constexpr int kMinOwnCasesAb8 = 21;
+constexpr double kMaxOwnMapePercentAb8 = 3.0;       // 2.5
+constexpr double kMaxOwnCaseErrorPercentAb8 = 7.5;  // 7.0: paged v2 p32, 120000 + 23 x 2000
+constexpr double kMinOwnDecodeTop1ShareAb8 = 1.0;   // 6 of 6
 
 struct OwnLimits {
   int min_cases;
   double mape, prefill_mape, case_error, fused_unfused_error, min_decode_top1_share;
 };
 
-// `known_outliers`: rows left out, each named in the output (and why, beside
-// the list).
-void expect_own_within(const char* file, const OwnLimits& limit,
-                       std::span<const std::string_view> known_outliers = {}) {
+// The file's rows compared, less `known_outliers`, each named in the output
+// (and why, beside the list).
+report::ComparedRows compare_file_without(const char* file,
+                                          std::span<const std::string_view> known_outliers) {
   report::ComparedRows rows = compare_file(file);
   std::erase_if(rows.attention, [&](const workloads::ComparedAttention& row) {
     const bool outlier = std::find(known_outliers.begin(), known_outliers.end(),
@@ -326,6 +372,12 @@ void expect_own_within(const char* file, const OwnLimits& limit,
     if (outlier) std::cout << "known outlier, left out: " << row.measured.workload.name << "\n";
     return outlier;
   });
+  return rows;
+}
+
+void expect_own_within(const char* file, const OwnLimits& limit,
+                       std::span<const std::string_view> known_outliers = {}) {
+  const report::ComparedRows rows = compare_file_without(file, known_outliers);
   const report::ComparisonSummary summary = report::summarize_comparison(rows);
   std::cout << report::comparison_table(rows, summary);
 
@@ -413,8 +465,9 @@ struct DecodeLimits {
 };
 
 // Files of our decode kernels alone (no prefill rows, no fused/unfused pairs).
-void expect_decode_within(const char* file, const DecodeLimits& limit) {
-  const report::ComparedRows rows = compare_file(file);
+void expect_decode_within(const char* file, const DecodeLimits& limit,
+                          std::span<const std::string_view> known_outliers = {}) {
+  const report::ComparedRows rows = compare_file_without(file, known_outliers);
   const report::ComparisonSummary summary = report::summarize_comparison(rows);
   std::cout << report::comparison_table(rows, summary);
   EXPECT_GE(summary.attention.all.cases, limit.min_cases);
@@ -432,7 +485,30 @@ TEST(H100AttentionAccuracy, OwnKernelsValidation5Round7) {
 TEST(H100AttentionAccuracy, OwnKernelsRound7Remeasure) {
   expect_decode_within(kOwnRemeasured7,
                        {kMinOwnCasesRemeasured7, kMaxOwnMapePercentRemeasured7,
-                        kMaxOwnCaseErrorPercentRemeasured7, kMinOwnDecodeTop1ShareRemeasured7});
+                        kMaxOwnCaseErrorPercentRemeasured7, kMinOwnDecodeTop1ShareRemeasured7},
+                       kOutliersRemeasured7);
+}
+
+TEST(H100AttentionAccuracy, OwnKernelsRound7RemeasureHostFix) {
+  expect_decode_within(kOwnRemeasured7HostFix,
+                       {kMinOwnCasesRemeasured7HostFix, kMaxOwnMapePercentRemeasured7HostFix,
+                        kMaxOwnCaseErrorPercentRemeasured7HostFix, 1.0});  // no variant pair
+}
+
+TEST(H100AttentionAccuracy, OwnKernelsValidation8) {
+  expect_decode_within(kOwnMeasured8, {kMinOwnCases8, kMaxOwnMapePercent8, kMaxOwnCaseErrorPercent8,
+                                       kMinOwnDecodeTop1Share8});
+}
+
+TEST(H100AttentionAccuracy, OwnKernelsValidation8Final) {
+  expect_decode_within(kOwnMeasured8Final,
+                       {kMinOwnCases8Final, kMaxOwnMapePercent8Final, kMaxOwnCaseErrorPercent8Final,
+                        kMinOwnDecodeTop1Share8Final});
+}
+
+TEST(H100AttentionAccuracy, OwnKernelsRound8AbHostFix) {
+  expect_decode_within(kOwnMeasuredAb8, {kMinOwnCasesAb8, kMaxOwnMapePercentAb8,
+                                         kMaxOwnCaseErrorPercentAb8, kMinOwnDecodeTop1ShareAb8});
 }
 
 TEST(H100AttentionAccuracy, SdpaBackendsValidation7) {

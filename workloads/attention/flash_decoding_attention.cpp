@@ -6,9 +6,9 @@
 #include <cmath>
 #include <vector>
 
-#include "sim/gpu/block_scheduler.hpp"
 #include "workloads/attention/attention_kernel_launch.hpp"
 #include "workloads/attention/decode_packing.hpp"
+#include "workloads/attention/own_decode_plan.hpp"
 #include "workloads/attention/split_kv_decode.hpp"
 
 namespace tilesim::workloads {
@@ -72,15 +72,10 @@ AttentionLowering FlashDecodingAttention::lower(const AttentionWorkload& workloa
   const FlashTile tile = decode_flash_tile(kernel.profile, shape);
   SplitKvPlan plan;
   if (kernel.profile.decode == hw::AttentionDecode::as_written) {
-    // Our kernel (kernels/attention/decode/decode_plan.cu): `splits: 0` fills
-    // one wave of resident CTAs, floor(SMs x CTAs per SM / (batch x KV heads));
-    // any count is evened to whole blocks per split.
-    const std::int64_t pairs = static_cast<std::int64_t>(shape.kv_lens.size()) * shape.kv_heads;
-    const std::int64_t resident =
-        std::int64_t{spec.sm.count} * gpu::BlockScheduler(spec.sm).ctas_per_sm(tile.footprint());
-    const std::int64_t splits = workload.splits ? std::int64_t{*workload.splits}
-                                                : std::max<std::int64_t>(1, resident / pairs);
-    plan = even_split_kv_plan(shape, tile, splits);
+    // Our kernel (kernels/attention/decode/decode_plan.cu): any count is
+    // evened to whole blocks per split; `splits: 0` as own_flash_decoding_plan.
+    plan = workload.splits ? even_split_kv_plan(shape, tile, *workload.splits)
+                           : own_flash_decoding_plan(shape, spec, tile);
   } else {
     plan.splits = splits_for(workload, spec);
     plan.blocks_per_split = ceil_div(ceil_div(longest_kv_len(shape), tile.key_rows), plan.splits);

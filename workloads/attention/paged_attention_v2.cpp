@@ -3,12 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <functional>
-#include <queue>
-#include <vector>
 
-#include "sim/gpu/block_scheduler.hpp"
 #include "workloads/attention/attention_kernel_launch.hpp"
+#include "workloads/attention/own_decode_plan.hpp"
 #include "workloads/attention/paged_cta_program.hpp"
 #include "workloads/attention/paged_decode_limits.hpp"
 #include "workloads/attention/split_kv_combine_kernel.hpp"
@@ -51,63 +48,11 @@ class PagedV2Programs final : public gpu::CtaProgramSource {
   PagedCtaProgramBuilder builder_;
 };
 
-// Blocks until the last CTA ends when every pair is cut into splits of
-// blocks_per_split and the CTAs that hold keys go, in grid order, to
-// whichever of `slots` resident slots frees first, each costing its blocks
-// plus one (kernels/attention/decode/decode_plan.cu, launch_makespan_blocks).
-std::int64_t launch_makespan_blocks(const AttentionShape& shape, const FlashTile& tile,
-                                    std::int64_t blocks_per_split, std::int64_t slots) {
-  std::priority_queue<std::int64_t, std::vector<std::int64_t>, std::greater<>> free_at;
-  for (std::int64_t s = 0; s < slots; ++s) free_at.push(0);
-  std::int64_t end = 0;
-  for (const std::int64_t kv_len : shape.kv_lens) {
-    const std::int64_t blocks = ceil_div(kv_len, tile.key_rows);
-    for (std::int64_t head = 0; head < shape.kv_heads; ++head) {
-      for (std::int64_t first = 0; first < blocks; first += blocks_per_split) {
-        const std::int64_t done = free_at.top() + std::min(blocks_per_split, blocks - first) + 1;
-        free_at.pop();
-        free_at.push(done);
-        end = std::max(end, done);
-      }
-    }
-  }
-  return end;
-}
-
-// Our kernel's partitions (kernels/attention/decode/decode_plan.cu,
-// paged_v2_split_plan): whole 512-key units, the batch's keys over every pair
-// shared evenly by one wave of resident CTAs, rounded up; larger partitions
-// when they end the launch sooner (a rounding that leaves a second wave).
-SplitKvPlan own_partition_plan(const AttentionShape& shape, const hw::HardwareSpec& spec,
-                               const FlashTile& tile) {
-  const std::int64_t resident =
-      std::int64_t{spec.sm.count} * gpu::BlockScheduler(spec.sm).ctas_per_sm(tile.footprint());
-  std::int64_t keys = 0;
-  for (const std::int64_t kv_len : shape.kv_lens) keys += kv_len;
-  const std::int64_t unit_blocks = PagedAttentionV2::kPartitionKeys / tile.key_rows;
-  const std::int64_t longest_blocks = ceil_div(longest_kv_len(shape), tile.key_rows);
-  const std::int64_t share_units = std::max<std::int64_t>(
-      1, ceil_div(ceil_div(keys * shape.kv_heads, resident), PagedAttentionV2::kPartitionKeys));
-  std::int64_t units = share_units;
-  std::int64_t best = launch_makespan_blocks(shape, tile, units * unit_blocks, resident);
-  for (std::int64_t u = share_units + 1; u <= ceil_div(longest_blocks, unit_blocks); ++u) {
-    const std::int64_t end = launch_makespan_blocks(shape, tile, u * unit_blocks, resident);
-    if (end < best) {
-      best = end;
-      units = u;
-    }
-  }
-  SplitKvPlan plan;
-  plan.blocks_per_split = units * unit_blocks;
-  plan.splits = ceil_div(longest_blocks, plan.blocks_per_split);
-  return plan;
-}
-
 }  // namespace
 
 std::int64_t PagedAttentionV2::own_partitions(const AttentionShape& shape,
                                               const hw::HardwareSpec& spec) {
-  return own_partition_plan(shape, spec, own_decode_flash_tile(shape)).splits;
+  return own_paged_v2_plan(shape, spec, own_decode_flash_tile(shape)).splits;
 }
 
 std::string PagedAttentionV2::unsupported_reason(const AttentionWorkload& workload,
@@ -130,7 +75,7 @@ AttentionLowering PagedAttentionV2::lower(const AttentionWorkload& workload,
     // (partition, KV head, sequence), the pair's last merging the partitions
     // (a pair of one partition writes O).
     const FlashTile tile = own_decode_flash_tile(shape, true, kernel.profile.decode_turn);
-    const SplitKvPlan plan = own_partition_plan(shape, spec, tile);
+    const SplitKvPlan plan = own_paged_v2_plan(shape, spec, tile);
     AttentionLowering lowering;
     lowering.kernels =
         split_kv_decode_kernels(workload, spec, kernel, tile, plan, "paged_attention_v2");

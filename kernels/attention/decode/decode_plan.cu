@@ -41,6 +41,15 @@ long long launch_makespan_blocks(const AttentionProblem& problem, int blocks_per
   return end;
 }
 
+// No cut into splits of blocks_per_split ends before the longest pair's first
+// split: its blocks plus one. The bound grows with blocks_per_split, so the
+// searches below stop at the first candidate it rules out; they ran every
+// candidate before (up to ~200 makespans on the host each launch: 40-600 us,
+// longer than the kernels they planned, which the measurements then timed).
+long long makespan_lower_bound(int blocks_per_split, int longest_blocks) {
+  return std::min(blocks_per_split, longest_blocks) + 1;
+}
+
 DecodeSplitPlan even_plan(int blocks, int splits) {
   DecodeSplitPlan plan;
   plan.blocks_per_split = ceil_div(blocks, std::clamp(splits, 1, blocks));
@@ -92,13 +101,29 @@ long long decode_total_blocks(const AttentionProblem& problem) {
 }
 
 DecodeSplitPlan flash_decoding_split_plan(const AttentionProblem& problem) {
-  int splits = problem.splits;
-  if (splits == 0) {
-    const long long resident =
-        static_cast<long long>(current_sm_count()) * decode_split_ctas_per_sm(problem);
-    splits = static_cast<int>(std::max(1LL, resident / decode_pairs(problem)));
+  const int longest = longest_kv_blocks(problem);
+  if (problem.splits != 0) return even_plan(longest, problem.splits);
+  const long long resident =
+      static_cast<long long>(current_sm_count()) * decode_split_ctas_per_sm(problem);
+  const int wave_splits = static_cast<int>(std::max(1LL, resident / decode_pairs(problem)));
+  DecodeSplitPlan best = even_plan(longest, wave_splits);
+  long long best_end = launch_makespan_blocks(problem, best.blocks_per_split, resident);
+  // A skewed batch's pairs can fill a wave alone (one split) while one long
+  // sequence holds most keys: 120000 + 23 x 2000 keys, 32/8 heads, took 1303
+  // us at one split and 371 at four. More splits are taken, down from the
+  // count that shares the batch's blocks evenly over the resident slots,
+  // when they end the launch sooner.
+  const int share = ceil_div(decode_total_blocks(problem), resident);
+  for (int splits = ceil_div(longest, share); splits > wave_splits; --splits) {
+    const DecodeSplitPlan plan = even_plan(longest, splits);
+    if (makespan_lower_bound(plan.blocks_per_split, longest) >= best_end) break;
+    const long long end = launch_makespan_blocks(problem, plan.blocks_per_split, resident);
+    if (end < best_end) {
+      best = plan;
+      best_end = end;
+    }
   }
-  return even_plan(longest_kv_blocks(problem), splits);
+  return best;
 }
 
 DecodeSplitPlan paged_v2_split_plan(const AttentionProblem& problem) {
@@ -117,6 +142,7 @@ DecodeSplitPlan paged_v2_split_plan(const AttentionProblem& problem) {
   int units = share_units;
   long long best = launch_makespan_blocks(problem, units * kUnitBlocks, resident);
   for (int u = share_units + 1; u <= longest_units; ++u) {
+    if (makespan_lower_bound(u * kUnitBlocks, longest_kv_blocks(problem)) >= best) break;
     const long long end = launch_makespan_blocks(problem, u * kUnitBlocks, resident);
     if (end < best) {
       best = end;

@@ -38,8 +38,11 @@ struct DecodeSplitPlan {
 };
 // problem.splits, or when 0: floor(SMs x resident split CTAs per SM / pairs),
 // one full wave (1 when the pairs alone fill it; measured on the H100 at 32k:
-// one wave of 128 CTAs 56 us, two waves of 256 CTAs 63 us); at most one split
-// per block of the longest sequence; then evened out to whole blocks per split.
+// one wave of 128 CTAs 56 us, two waves of 256 CTAs 63 us), or more splits,
+// up to the count that shares the batch's blocks evenly over the resident
+// slots, when they end the launch sooner (skewed batches; the CTAs dispatched
+// in grid order as for paged_v2); at most one split per block of the longest
+// sequence; then evened out to whole blocks per split.
 DecodeSplitPlan flash_decoding_split_plan(const AttentionProblem& problem);
 // Partitions of a whole number of kPagedV2PartitionKeys keys: the batch's
 // keys (over every pair) shared evenly by one wave of resident CTAs, rounded

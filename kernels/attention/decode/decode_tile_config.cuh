@@ -41,7 +41,9 @@ struct DecodeTileConfig {
   // Stages: 4 x 32 KiB at d = 128 (1 CTA per SM, up to 96 KiB of loads in
   // flight while one block is computed), 4 x 16 KiB at d = 64 (2 CTAs per SM).
   // Little's law asks ~14 KiB per SM (3 TB/s x ~0.6 us / 132 SMs); measured,
-  // 2 stages instead of 4 cost only 7% where few CTAs run (decode/NOTES.md).
+  // 2 stages instead of 4 cost only 7% where few CTAs run (decode/NOTES.md);
+  // 5 at d = 128 (round 8) gained nothing at pages of 16 keys and lost 3-5%
+  // on lone CTAs: page 16's loss is not bytes in flight.
   static constexpr int kStages = 4;
   static constexpr int kStageBytes = 2 * kTileBytes;  // K then V
 

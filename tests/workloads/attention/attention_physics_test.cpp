@@ -221,6 +221,25 @@ TEST(AttentionPhysics, PagedV2PartitionsFillOneWaveWithoutStarvingALongSequence)
   EXPECT_GE(PagedAttentionV2::own_partitions(decode(32, 8, skewed, "paged_v2").shape, spec), 12);
 }
 
+// Our split-KV's default fills one wave over the pairs; when the pairs alone
+// fill it but one long sequence holds most keys (120000 + 23 x 2000, 32/8),
+// it takes the split count that ends the launch soonest (11 here; measured,
+// round 8: 233 us at 11 splits against 1297 at one).
+TEST(AttentionPhysics, OwnSplitKvDefaultSplitsALongSequenceOfASkewedBatch) {
+  const hw::HardwareSpec spec = h100();
+  std::vector<std::int64_t> skewed(24, 2000);
+  skewed.front() = 120000;
+  AttentionWorkload workload = decode(32, 8, skewed, "flash_decoding");
+  workload.kernel = "tilesim_ref";
+  const WorkloadRun by_default = simulate(workload, spec);
+  EXPECT_EQ(by_default.schedule, "flash_decoding:splits=11");
+  workload.splits = 1;
+  EXPECT_GE(simulate(workload, spec).result.time_us() / by_default.result.time_us(), 4.0);
+  AttentionWorkload even = decode(32, 8, {32768}, "flash_decoding");
+  even.kernel = "tilesim_ref";
+  EXPECT_EQ(simulate(even, spec).schedule, "flash_decoding:splits=16");
+}
+
 // Our unfused softmax runs a 256-thread CTA per row; an SM launches and
 // retires them no faster than one per softmax_cta_interval (0.44 us), so
 // short rows take at least rows / SMs of that, and longer rows (up to 512
