@@ -182,13 +182,10 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
   double l2_read_bytes = 0;
   double missed_bytes = 0;
   l2_.advance_to(simulator_.now().seconds());
-  cta.fill = step.reads.empty() ? kNoL2Fill : l2_.open_fill();
   for (const BlockRead& read : step.reads) {
     read_bytes += read.bytes;
     l2_read_bytes += read.bytes / read.multicast;
-    const L2Read cost = l2_.read(read.key, read.part_begin, read.part_end, read.bytes, cta.fill);
-    missed_bytes += cost.missed_bytes;
-    if (cost.awaited != kNoL2Fill) cta.awaited_fills.push_back(cost.awaited);
+    missed_bytes += l2_.read(read.key, read.part_begin, read.part_end, read.bytes);
   }
   if (step.write_key) {
     l2_.write(*step.write_key, step.write_bytes);
@@ -241,43 +238,11 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
 
 void CtaExecutor::start_flow(std::uint32_t running_index, sim::FlowDemands demands, double cap) {
   resources_.network().start_flow(
-      std::move(demands), cap, [this, running_index] { end_flow(running_index); }, running_index);
-}
-
-void CtaExecutor::end_flow(std::uint32_t running_index) {
-  RunningCta& cta = running_[running_index];
-  if (cta.fill != kNoL2Fill) {
-    l2_.land(cta.fill);
-    if (auto waiters = fill_waiters_.extract(cta.fill)) {
-      for (const std::uint32_t waiter : waiters.mapped()) {
-        simulator_.schedule_after(sim::SimTime{}, sim::EventPriority::normal,
-                                  [this, waiter] { end_step(waiter); });
-      }
-    }
-    cta.fill = kNoL2Fill;
-  }
-  cta.wait_begin = simulator_.now();
-  end_step(running_index);
-}
-
-bool CtaExecutor::fills_landed(std::uint32_t running_index) {
-  RunningCta& cta = running_[running_index];
-  while (!cta.awaited_fills.empty()) {
-    const L2FillId fill = cta.awaited_fills.back();
-    if (!l2_.landed(fill)) {
-      fill_waiters_[fill].push_back(running_index);
-      return false;
-    }
-    cta.awaited_fills.pop_back();
-  }
-  return true;
+      std::move(demands), cap, [this, running_index] { end_step(running_index); }, running_index);
 }
 
 void CtaExecutor::end_step(std::uint32_t running_index) {
-  if (!fills_landed(running_index)) return;
   RunningCta& cta = running_[running_index];
-  // Waiting for another step's fetch is time spent on HBM.
-  if (attribute_time_) cta.time_use[CtaTimeUse::hbm] += simulator_.now() - cta.wait_begin;
   const CtaStep& step = cta.program.steps[cta.next_step++];
   if (!cta.outcome.segments.empty()) {
     cta.outcome.segments[step.segment].span.end = simulator_.now() + cta.skipped_time;

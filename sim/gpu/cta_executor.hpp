@@ -2,15 +2,12 @@
 // Runs CTA programs on SMs: each step becomes one fluid flow that pulls its
 // reads through L2 (misses also through HBM) and keeps its execution unit busy
 // at the same time, preceded by one exposed memory latency when the step
-// starts a pipeline, and by a wait on a fixup flag when it names one. A step
-// whose reads hit on another step's fetch still in flight ends no earlier than
-// that fetch lands (L2ReuseModel's in-flight merge).
+// starts a pipeline, and by a wait on a fixup flag when it names one.
 // When asked, it also records what each CTA's time went to (CtaTimeUses).
 
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
 #include "hwmodels/hardware_spec.hpp"
@@ -66,11 +63,6 @@ class CtaExecutor {
     double pending_cap = 0;
     // Added to every time recorded after the CTA skipped units (UnitFastForward).
     sim::SimTime skipped_time;
-    // The current step's misses, in flight until its flow ends; the fills of
-    // other steps its hits wait for.
-    L2FillId fill = kNoL2Fill;
-    std::vector<L2FillId> awaited_fills;
-    sim::SimTime wait_begin;  // when its flow ended
   };
 
   void start_next_step(std::uint32_t running_index);
@@ -80,10 +72,6 @@ class CtaExecutor {
   void end_wait(std::uint32_t running_index, sim::SimTime wait_begin);
   void begin_step(std::uint32_t running_index);
   void start_flow(std::uint32_t running_index, sim::FlowDemands demands, double cap);
-  // The step's flow is done: its fill lands, then it waits for the fills its hits need.
-  void end_flow(std::uint32_t running_index);
-  // Whether every fill the step waits for has landed; if not, it waits for the next.
-  bool fills_landed(std::uint32_t running_index);
   void end_step(std::uint32_t running_index);
   void finish(std::uint32_t running_index);
   double busy_ps(const CtaStep& step, double tensor_efficiency) const;
@@ -101,8 +89,6 @@ class CtaExecutor {
   std::optional<UnitFastForward> unit_fast_forward_;  // approximate mode only
   std::vector<RunningCta> running_;                   // slots, reused through free_
   std::vector<std::uint32_t> free_;
-  // CTAs whose step waits for a fill, by fill (in-flight merge).
-  std::unordered_map<L2FillId, std::vector<std::uint32_t>> fill_waiters_;
 };
 
 }  // namespace tilesim::gpu

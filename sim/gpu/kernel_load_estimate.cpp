@@ -72,7 +72,7 @@ RoundWork replay_round(const KernelLaunch& launch, std::int64_t first, std::int6
       for (const BlockRead& read : step.reads) {
         read_bytes += read.bytes;
         work.l2_bytes += read.bytes / read.multicast;
-        missed_bytes += l2.read(read.key, read.part_begin, read.part_end, read.bytes).missed_bytes;
+        missed_bytes += l2.read(read.key, read.part_begin, read.part_end, read.bytes);
       }
       work.hbm_bytes += missed_bytes;
       work.port_bytes += read_bytes + step.write_bytes;

@@ -39,38 +39,24 @@ bool L2ReuseModel::resident(const ResidentPart& part) const {
   return streamed < capacity_bytes_;
 }
 
-L2ReuseModel::FillId L2ReuseModel::open_fill() {
-  landed_.push_back(false);
-  return static_cast<FillId>(landed_.size()) - 1;
-}
-
-L2Read L2ReuseModel::read(const BlockKey& key, std::int64_t part_begin, std::int64_t part_end,
-                          double bytes, FillId fill) {
+double L2ReuseModel::read(const BlockKey& key, std::int64_t part_begin, std::int64_t part_end,
+                          double bytes) {
   ResidentParts& parts = blocks_[key];
   settle_frontier();
   parts.erase(std::remove_if(parts.begin(), parts.end(),
                              [this](const ResidentPart& part) { return !resident(part); }),
               parts.end());
   std::int64_t covered = 0;
-  std::int64_t covered_in_flight = 0;
-  FillId fetching = kNoFill;
   for (const ResidentPart& part : parts) {
-    const std::int64_t overlap =
+    covered +=
         std::max<std::int64_t>(0, std::min(part.end, part_end) - std::max(part.begin, part_begin));
-    covered += overlap;
-    if (overlap > 0 && in_flight(part)) {
-      covered_in_flight += overlap;
-      fetching = std::max(fetching, part.fill);
-    }
   }
   const auto width = static_cast<double>(std::max<std::int64_t>(1, part_end - part_begin));
-  const L2Read cost{bytes * (1 - static_cast<double>(covered) / width),
-                    bytes * static_cast<double>(covered_in_flight) / width, fetching};
-  filled_bytes_ += cost.missed_bytes;
+  const double missed_bytes = bytes * (1 - static_cast<double>(covered) / width);
+  filled_bytes_ += missed_bytes;
   // Parts this read touches merge into one, used now: they leave their old
-  // places on the stack, and the merged part goes on top. It is in flight
-  // while this read's fill is (it missed) or the fill it waits for is.
-  ResidentPart merged{part_begin, part_end, bytes, 0, cost.missed_bytes > 0 ? fill : fetching};
+  // places on the stack, and the merged part goes on top.
+  ResidentPart merged{part_begin, part_end, bytes, 0};
   parts.erase(
       std::remove_if(parts.begin(), parts.end(),
                      [&](const ResidentPart& part) {
@@ -90,7 +76,7 @@ L2Read L2ReuseModel::read(const BlockKey& key, std::int64_t part_begin, std::int
       parts.end());
   merged.use = use(merged.bytes);
   parts.push_back(merged);
-  return cost;
+  return missed_bytes;
 }
 
 void L2ReuseModel::write(double bytes) {
@@ -104,7 +90,7 @@ void L2ReuseModel::write(const BlockKey& key, double bytes) {
   ResidentParts& parts = blocks_[key];
   for (const ResidentPart& part : parts) leave(part.use, part.bytes);
   constexpr std::int64_t kWholeBlock = std::int64_t{1} << 62;
-  parts = {ResidentPart{-kWholeBlock, kWholeBlock, bytes, use(bytes), kNoFill}};
+  parts = {ResidentPart{-kWholeBlock, kWholeBlock, bytes, use(bytes)}};
 }
 
 }  // namespace tilesim::gpu

@@ -16,11 +16,6 @@
 // have passed through L2 since a part's last use than its bandwidth moves in
 // that time: the distance is the smaller of the two, so concurrent readers
 // share a block whatever the order their steps started in.
-// In-flight merge (when the caller names fills): a read that hits a part whose
-// fill (the step that missed it) has not landed yet is served when it lands,
-// at the memory's latency, though from one HBM read. Without it a CTA one
-// band behind another in pure Stream-K hits on its leader's fetch at L2 speed,
-// catches up and takes the lead, and the pair shares every B panel.
 
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
@@ -40,23 +35,8 @@ struct BlockKeyHash {
   }
 };
 
-// The misses of one step, in flight until they land.
-using L2FillId = std::int64_t;
-inline constexpr L2FillId kNoL2Fill = -1;
-
-// What one read of a block part costs: the bytes that miss, and the bytes that
-// hit on a part still being fetched, with the fill they wait for.
-struct L2Read {
-  double missed_bytes = 0;
-  double in_flight_bytes = 0;
-  L2FillId awaited = kNoL2Fill;
-};
-
 class L2ReuseModel {
  public:
-  using FillId = L2FillId;
-  static constexpr FillId kNoFill = kNoL2Fill;
-
   explicit L2ReuseModel(double capacity_bytes) : capacity_bytes_(capacity_bytes) {}
   // With the time bound: uses are stamped with the time `advance_to` last set.
   L2ReuseModel(double capacity_bytes, double bandwidth_bytes_per_s)
@@ -65,15 +45,9 @@ class L2ReuseModel {
   // The time of the reads and writes that follow (seconds, not decreasing).
   void advance_to(double now_s) { now_s_ = now_s; }
 
-  // A new fill, in flight until landed.
-  FillId open_fill();
-  void land(FillId fill) { landed_[static_cast<std::size_t>(fill)] = true; }
-  bool landed(FillId fill) const { return landed_[static_cast<std::size_t>(fill)]; }
-
-  // Records a read of `bytes`, the part [part_begin, part_end) of block `key`,
-  // whose misses `fill` fetches.
-  L2Read read(const BlockKey& key, std::int64_t part_begin, std::int64_t part_end, double bytes,
-              FillId fill = kNoFill);
+  // Records a read of `bytes`, the part [part_begin, part_end) of block `key`;
+  // returns the bytes that miss.
+  double read(const BlockKey& key, std::int64_t part_begin, std::int64_t part_end, double bytes);
   // Written data is allocated in L2 and displaces other blocks; under a key, a
   // later read of it can hit.
   void write(double bytes);
@@ -87,7 +61,6 @@ class L2ReuseModel {
     std::int64_t end;
     double bytes;
     std::int64_t use;  // its last use, in use order
-    FillId fill;       // the fill that fetched it, kNoFill when none is tracked
   };
   // Puts `bytes` on top of the stack; returns the use number.
   std::int64_t use(double bytes);
@@ -99,9 +72,6 @@ class L2ReuseModel {
   // Resident: within `capacity` bytes of the top of the stack, or (with the
   // time bound) used less than capacity / bandwidth ago.
   bool resident(const ResidentPart& part) const;
-  bool in_flight(const ResidentPart& part) const {
-    return part.fill != kNoFill && !landed(part.fill);
-  }
 
   double capacity_bytes_;
   std::optional<double> bandwidth_bytes_per_s_;
@@ -112,7 +82,6 @@ class L2ReuseModel {
   // older than themselves, which are evicted too.
   std::vector<double> slots_ = {0};
   std::vector<double> use_time_s_;  // per use number, with the time bound
-  std::vector<bool> landed_;        // per fill
   // The stack distance (bytes used after a use) only ever grows down the
   // stack, so the resident uses are those from `frontier_` on: it is the
   // oldest use with fewer than `capacity` bytes above it (after

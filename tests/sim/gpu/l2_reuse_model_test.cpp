@@ -17,54 +17,53 @@ constexpr BlockKey kD{1, 0, 0};
 
 TEST(L2ReuseModel, FirstReadMissesAndAReReadHits) {
   L2ReuseModel l2(1000);
-  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100).missed_bytes, 100);
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100), 100);
   EXPECT_DOUBLE_EQ(l2.filled_bytes(), 100);
-  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100).missed_bytes, 0);
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100), 0);
   // A hit fills nothing.
   EXPECT_DOUBLE_EQ(l2.filled_bytes(), 100);
 }
 
 TEST(L2ReuseModel, KeysDifferingInAnyFieldAreDifferentBlocks) {
   L2ReuseModel l2(1e9);
-  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 10).missed_bytes, 10);
-  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 1, 10).missed_bytes, 10);  // other chunk
-  EXPECT_DOUBLE_EQ(l2.read(kC, 0, 1, 10).missed_bytes, 10);  // other panel
-  EXPECT_DOUBLE_EQ(l2.read(kD, 0, 1, 10).missed_bytes, 10);  // other tensor
-  EXPECT_DOUBLE_EQ(l2.read(BlockKey{0, 1, 1}, 0, 1, 10).missed_bytes, 10);
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 10), 10);
+  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 1, 10), 10);  // other chunk
+  EXPECT_DOUBLE_EQ(l2.read(kC, 0, 1, 10), 10);  // other panel
+  EXPECT_DOUBLE_EQ(l2.read(kD, 0, 1, 10), 10);  // other tensor
+  EXPECT_DOUBLE_EQ(l2.read(BlockKey{0, 1, 1}, 0, 1, 10), 10);
   EXPECT_DOUBLE_EQ(l2.filled_bytes(), 50);
-  for (const BlockKey& key : {kA, kB, kC, kD})
-    EXPECT_DOUBLE_EQ(l2.read(key, 0, 1, 10).missed_bytes, 0);
+  for (const BlockKey& key : {kA, kB, kC, kD}) EXPECT_DOUBLE_EQ(l2.read(key, 0, 1, 10), 0);
 }
 
 TEST(L2ReuseModel, ABlockMissesAgainAfterMoreThanCapacityOfOtherFills) {
   L2ReuseModel l2(1000);
-  l2.read(kA, 0, 1, 100);                                        // filled 100, A last used at 100
-  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 1, 500).missed_bytes, 500);    // filled 600
-  EXPECT_DOUBLE_EQ(l2.read(kC, 0, 1, 399).missed_bytes, 399);    // filled 999: 899 since A
-  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100).missed_bytes, 0);      // still resident; A now at 999
-  EXPECT_DOUBLE_EQ(l2.read(kD, 0, 1, 1001).missed_bytes, 1001);  // filled 2000: 1001 since A
-  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100).missed_bytes, 100);    // evicted: a miss, filled again
+  l2.read(kA, 0, 1, 100);                           // filled 100, A last used at 100
+  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 1, 500), 500);    // filled 600
+  EXPECT_DOUBLE_EQ(l2.read(kC, 0, 1, 399), 399);    // filled 999: 899 since A
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100), 0);      // still resident; A now at 999
+  EXPECT_DOUBLE_EQ(l2.read(kD, 0, 1, 1001), 1001);  // filled 2000: 1001 since A
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100), 100);    // evicted: a miss, filled again
   EXPECT_DOUBLE_EQ(l2.filled_bytes(), 2100);
   // B (last used at 600) and C (at 999) are long gone too.
-  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 1, 500).missed_bytes, 500);
+  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 1, 500), 500);
 }
 
 TEST(L2ReuseModel, ExactlyCapacityOfOtherFillsEvicts) {
   // A plus `capacity` bytes of others no longer fit.
   L2ReuseModel l2(1000);
-  l2.read(kA, 0, 1, 100);                                        // A at 100
-  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 1, 1000).missed_bytes, 1000);  // filled 1100: 1000 since A
-  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100).missed_bytes, 100);
+  l2.read(kA, 0, 1, 100);                           // A at 100
+  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 1, 1000), 1000);  // filled 1100: 1000 since A
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100), 100);
 }
 
 TEST(L2ReuseModel, AHitRefreshesTheBlock) {
   // Without the refresh at 700, A (filled at 100) would be 1000 behind at 1100.
   L2ReuseModel l2(1000);
-  l2.read(kA, 0, 1, 100);                                    // filled 100
-  l2.read(kB, 0, 1, 600);                                    // filled 700
-  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100).missed_bytes, 0);  // A at 700
-  l2.read(kC, 0, 1, 400);                                    // filled 1100: 400 since A
-  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100).missed_bytes, 0);
+  l2.read(kA, 0, 1, 100);                       // filled 100
+  l2.read(kB, 0, 1, 600);                       // filled 700
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100), 0);  // A at 700
+  l2.read(kC, 0, 1, 400);                       // filled 1100: 400 since A
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100), 0);
 }
 
 // A hit moves its block above the others: in pure Stream-K every CTA re-reads
@@ -74,14 +73,13 @@ TEST(L2ReuseModel, HitsPushOtherBlocksDownTheStack) {
   L2ReuseModel l2(550);
   l2.read(kA, 0, 1, 600);
   l2.read(kB, 0, 1, 100);
-  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 600).missed_bytes, 0);  // 100 used since
-  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 1, 100).missed_bytes,
-                   100);  // A's 600 used since B (a hit): evicted
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 600), 0);    // 100 used since
+  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 1, 100), 100);  // A's 600 used since B (a hit): evicted
   L2ReuseModel wide(1000);
   wide.read(kA, 0, 1, 600);
   wide.read(kB, 0, 1, 100);
-  EXPECT_DOUBLE_EQ(wide.read(kA, 0, 1, 600).missed_bytes, 0);
-  EXPECT_DOUBLE_EQ(wide.read(kB, 0, 1, 100).missed_bytes, 0);  // 600 < 1000: still resident
+  EXPECT_DOUBLE_EQ(wide.read(kA, 0, 1, 600), 0);
+  EXPECT_DOUBLE_EQ(wide.read(kB, 0, 1, 100), 0);  // 600 < 1000: still resident
   EXPECT_DOUBLE_EQ(wide.filled_bytes(), 700);
 }
 
@@ -90,11 +88,11 @@ TEST(L2ReuseModel, DistancesStayExactOverManyUses) {
   L2ReuseModel l2(2000);
   l2.read(kA, 0, 1, 10);
   for (std::uint32_t i = 0; i < 1500; ++i) l2.read(BlockKey{7, i, 0}, 0, 1, 1);
-  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 10).missed_bytes, 0);  // 1500 bytes used since
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 10), 0);  // 1500 bytes used since
   for (std::uint32_t i = 0; i < 1000; ++i) l2.read(BlockKey{7, i, 0}, 0, 1, 1);
-  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 10).missed_bytes, 0);  // re-reads of old blocks: 1000 since
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 10), 0);  // re-reads of old blocks: 1000 since
   for (std::uint32_t i = 2000; i < 4000; ++i) l2.read(BlockKey{7, i, 0}, 0, 1, 1);
-  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 10).missed_bytes, 10);  // 2000 since: evicted
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 10), 10);  // 2000 since: evicted
 }
 
 TEST(L2ReuseModel, WritesDisplaceResidentBlocks) {
@@ -102,9 +100,9 @@ TEST(L2ReuseModel, WritesDisplaceResidentBlocks) {
   l2.read(kA, 0, 1, 100);  // A at 100
   l2.write(899);           // filled 999: 899 since A
   EXPECT_DOUBLE_EQ(l2.filled_bytes(), 999);
-  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100).missed_bytes, 0);  // A at 999
-  l2.write(1000);                                            // 1000 since A
-  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100).missed_bytes, 100);
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100), 0);  // A at 999
+  l2.write(1000);                               // 1000 since A
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100), 100);
 }
 
 }  // namespace
@@ -118,10 +116,10 @@ namespace {
 TEST(L2ReuseModel, DisjointPartsOfABlockMissSeparately) {
   L2ReuseModel l2(1e9);
   const BlockKey chunk{1, 3, 0};
-  EXPECT_DOUBLE_EQ(l2.read(chunk, 0, 8, 800).missed_bytes, 800);
-  EXPECT_DOUBLE_EQ(l2.read(chunk, 8, 16, 800).missed_bytes, 800);   // the other half: all new
-  EXPECT_DOUBLE_EQ(l2.read(chunk, 0, 16, 1600).missed_bytes, 0);    // both halves resident
-  EXPECT_DOUBLE_EQ(l2.read(chunk, 12, 20, 800).missed_bytes, 400);  // 16..20 is new
+  EXPECT_DOUBLE_EQ(l2.read(chunk, 0, 8, 800), 800);
+  EXPECT_DOUBLE_EQ(l2.read(chunk, 8, 16, 800), 800);   // the other half: all new
+  EXPECT_DOUBLE_EQ(l2.read(chunk, 0, 16, 1600), 0);    // both halves resident
+  EXPECT_DOUBLE_EQ(l2.read(chunk, 12, 20, 800), 400);  // 16..20 is new
 }
 
 }  // namespace
@@ -135,41 +133,21 @@ namespace {
 TEST(L2ReuseModel, ConcurrentReadersShareWhateverStartedBetweenThem) {
   L2ReuseModel counted(1000);
   counted.read(kA, 0, 1, 100);
-  counted.read(kB, 0, 1, 5000);                                     // a big step, started at once
-  EXPECT_DOUBLE_EQ(counted.read(kA, 0, 1, 100).missed_bytes, 100);  // without the bound: evicted
-  L2ReuseModel timed(1000, 1e9);                                    // 1000 bytes a microsecond
+  counted.read(kB, 0, 1, 5000);                        // a big step, started at once
+  EXPECT_DOUBLE_EQ(counted.read(kA, 0, 1, 100), 100);  // without the bound: evicted
+  L2ReuseModel timed(1000, 1e9);                       // 1000 bytes a microsecond
   timed.advance_to(1e-6);
-  EXPECT_DOUBLE_EQ(timed.read(kA, 0, 1, 100).missed_bytes, 100);
-  EXPECT_DOUBLE_EQ(timed.read(kB, 0, 1, 5000).missed_bytes, 5000);
-  EXPECT_DOUBLE_EQ(timed.read(kA, 0, 1, 100).missed_bytes, 0);  // same time: nothing streamed
-  timed.advance_to(1.5e-6);                                     // at most 500 bytes since
-  EXPECT_DOUBLE_EQ(timed.read(kA, 0, 1, 100).missed_bytes, 0);
-  timed.advance_to(2.4e-6);                                      // A at 1.5 us, B at 1 us
-  EXPECT_DOUBLE_EQ(timed.read(kB, 0, 1, 5000).missed_bytes, 0);  // 100 used since B
-  EXPECT_DOUBLE_EQ(timed.read(kA, 0, 1, 100).missed_bytes, 0);   // 5000 used but 900 streamed
+  EXPECT_DOUBLE_EQ(timed.read(kA, 0, 1, 100), 100);
+  EXPECT_DOUBLE_EQ(timed.read(kB, 0, 1, 5000), 5000);
+  EXPECT_DOUBLE_EQ(timed.read(kA, 0, 1, 100), 0);  // same time: nothing streamed
+  timed.advance_to(1.5e-6);                        // at most 500 bytes since
+  EXPECT_DOUBLE_EQ(timed.read(kA, 0, 1, 100), 0);
+  timed.advance_to(2.4e-6);                         // A at 1.5 us, B at 1 us
+  EXPECT_DOUBLE_EQ(timed.read(kB, 0, 1, 5000), 0);  // 100 used since B
+  EXPECT_DOUBLE_EQ(timed.read(kA, 0, 1, 100), 0);   // 5000 used but 900 streamed
   timed.advance_to(10e-6);
   timed.read(kC, 0, 1, 2000);
-  EXPECT_DOUBLE_EQ(timed.read(kA, 0, 1, 100).missed_bytes, 100);  // both bounds past capacity
-}
-
-// A hit on a part whose fetch has not landed shares the HBM read but waits for
-// it; once the fetch lands, a hit is an ordinary L2 hit. A reader that only
-// hits hands the fetch it waits for on to the merged part.
-TEST(L2ReuseModel, AHitOnAFetchInFlightWaitsForIt) {
-  L2ReuseModel l2(1e9);
-  const L2ReuseModel::FillId leader = l2.open_fill();
-  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 8, 800, leader).missed_bytes, 800);
-  const L2ReuseModel::FillId follower = l2.open_fill();
-  const L2Read partner = l2.read(kA, 4, 12, 800, follower);
-  EXPECT_DOUBLE_EQ(partner.missed_bytes, 400);     // 8..12 is new
-  EXPECT_DOUBLE_EQ(partner.in_flight_bytes, 400);  // 4..8 is the leader's, still coming
-  l2.land(leader);
-  const L2Read third = l2.read(kA, 0, 4, 400, l2.open_fill());
-  EXPECT_DOUBLE_EQ(third.missed_bytes, 0);
-  EXPECT_DOUBLE_EQ(third.in_flight_bytes, 400);  // merged with the follower's part: in flight
-  l2.land(follower);
-  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 12, 1200).in_flight_bytes, 0);  // the third waited on it
-  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 1, 100).in_flight_bytes, 0);
+  EXPECT_DOUBLE_EQ(timed.read(kA, 0, 1, 100), 100);  // both bounds past capacity
 }
 
 }  // namespace
