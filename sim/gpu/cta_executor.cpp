@@ -200,11 +200,9 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
                                                    : (1 - miss_share) * spec_.l2.latency_s +
                                                          miss_share * spec_.hbm.latency_s;
 
-  // The first demand sets the unit of the flow's fair share: bytes through
-  // the L2 slices. A miss passes through them twice: HBM's data is written
-  // into the slice (the fill) before the SM reads it like a hit.
+  // The first demand sets the unit of the flow's fair share: bytes from L2.
   sim::FlowDemands demands = {
-      {resources_.l2(), l2_read_bytes + missed_bytes + step.write_bytes},
+      {resources_.l2(), l2_read_bytes + step.write_bytes},
       {resources_.hbm(), missed_bytes + step.write_bytes},
       {resources_.l2_port(cta.sm), read_bytes + step.write_bytes},
       {resources_.unit(cta.sm, step.unit), busy_ps(step, cta.tensor_efficiency)},
