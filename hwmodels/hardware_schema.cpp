@@ -158,12 +158,20 @@ config::Schema<HardwareSpec> hardware_schema() {
         into(&H::l2, &L2Spec::capacity_bytes));
   s.add(Param::quantity("l2.bandwidth", QuantityKind::bandwidth)
             .range("10 GB/s", "500 TB/s")
-            .describe("Aggregate L2 bandwidth, all SMs together."),
+            .describe("What the SMs read from L2 (hits and filled misses alike) and write to it, "
+                      "all SMs together."),
         into(&H::l2, &L2Spec::bandwidth_bytes_per_s));
   s.add(Param::quantity("l2.latency", QuantityKind::time)
             .range(kLatencyMin, kLatencyMax)
             .describe("Load-to-use latency of an L2 hit."),
         into(&H::l2, &L2Spec::latency_s));
+  s.add(Param::quantity("l2.slice_bandwidth", QuantityKind::bandwidth)
+            .range("0 GB/s", "500 TB/s")
+            .default_to("0 GB/s")
+            .describe("What the L2 slices' data arrays move, hits and fills together: a miss is "
+                      "written into its slice before the SM reads it (0: no limit beyond "
+                      "l2.bandwidth)."),
+        into(&H::l2, &L2Spec::slice_bandwidth_bytes_per_s));
 
   s.add(Param::integer("l2.partitions")
             .range(1, 8)

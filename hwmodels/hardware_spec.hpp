@@ -55,6 +55,9 @@ struct L2Spec {
   double capacity_bytes = 0;
   double bandwidth_bytes_per_s = 0;  // aggregate, all SMs together
   double latency_s = 0;              // load-to-use latency of a hit
+  // What the slices' data arrays move, hits and fills together (a miss is
+  // written into its slice before it is read); 0: no limit beyond bandwidth.
+  double slice_bandwidth_bytes_per_s = 0;
   // Partitions that each cache what the SMs attached to them read, the other
   // partition's lines included: data the whole chip reuses is held once per
   // partition, so it fits in capacity / partitions.

@@ -24,6 +24,7 @@ std::vector<HardwareChange> hardware_changes() {
       {"2x L2 bandwidth",
        [](hw::HardwareSpec& spec) {
          spec.l2.bandwidth_bytes_per_s *= 2;
+         spec.l2.slice_bandwidth_bytes_per_s *= 2;
          spec.sm.l2_port_bytes_per_s *= 2;
        }},
       {"2x tensor-core throughput",

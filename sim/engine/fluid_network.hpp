@@ -49,7 +49,7 @@ struct FlowDemand {
   double amount;  // units of the resource the whole flow consumes
 };
 // A flow needs a handful of resources; kept inline, a start allocates nothing.
-using FlowDemands = boost::container::small_vector<FlowDemand, 4>;
+using FlowDemands = boost::container::small_vector<FlowDemand, 5>;
 
 class FluidNetwork {
  public:

@@ -214,6 +214,11 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
       {resources_.l2_port(cta.sm), read_bytes + step.write_bytes},
       {resources_.unit(cta.sm, step.unit), busy_ps(step, cta.tensor_efficiency)},
   };
+  // A miss passes through its slice twice: HBM's data is written into the
+  // data array (the fill) before the SM reads it like a hit.
+  if (spec_.l2.slice_bandwidth_bytes_per_s > 0) {
+    demands.push_back({resources_.l2_slices(), l2_read_bytes + missed_bytes + step.write_bytes});
+  }
   double cap = sim::FluidNetwork::kUncapped;
   if (read_bytes > 0 && step.bytes_in_flight > 0) {
     const double bytes_per_ps = step.bytes_in_flight / (latency_s * kPsPerSecond);

@@ -23,6 +23,8 @@ class GpuResources {
   const sim::FluidNetwork& network() const { return network_; }
   sim::ResourceId hbm() const { return hbm_; }
   sim::ResourceId l2() const { return l2_; }
+  // The slices' data arrays: hits and fills (GpuResourceKind::l2 too).
+  sim::ResourceId l2_slices() const { return l2_slices_; }
   sim::ResourceId l2_port(int sm) const { return per_sm_[sm].l2_port; }
   sim::ResourceId unit(int sm, ExecutionUnit unit) const;
   GpuResourceKind kind(sim::ResourceId resource) const { return kinds_[resource]; }
@@ -37,6 +39,7 @@ class GpuResources {
   sim::FluidNetwork network_;
   sim::ResourceId hbm_;
   sim::ResourceId l2_;
+  sim::ResourceId l2_slices_;
   std::vector<SmResources> per_sm_;
   std::vector<GpuResourceKind> kinds_;  // by resource id
 };

@@ -367,9 +367,9 @@ TEST(LoadHardware, WrongYamlTypes) {
                             "expected an integer from 1 to 1024, got a list"));
   EXPECT_TRUE(HasDiagnostic(problems_with_line(3, "  count: 132.5"), 3, 10, "sm.count",
                             "expected an integer, got \"132.5\""));
-  EXPECT_TRUE(HasDiagnostic(
-      problems_with_line(19, "l2: [50 MiB, 7.3 TB/s]"), 19, 5, "l2",
-      "expected a map with keys capacity, bandwidth, latency, partitions, got a list"));
+  EXPECT_TRUE(HasDiagnostic(problems_with_line(19, "l2: [50 MiB, 7.3 TB/s]"), 19, 5, "l2",
+                            "expected a map with keys capacity, bandwidth, latency, "
+                            "slice_bandwidth, partitions, got a list"));
   const auto kernels =
       load_text(replace_line(replace_line(kValid, 22, "kernels: [library]"), 23, ""));
   EXPECT_TRUE(HasDiagnostic(kernels.diagnostics, 22, 10, "kernels",

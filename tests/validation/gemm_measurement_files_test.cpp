@@ -134,6 +134,14 @@ const FileLimit kFiles[] = {
     // Round 7's calibration on an H200 (kernels/studies/gemm_lockstep_calibration.yaml):
     // pure Stream-K units one band apart beside shapes whose units do not line up.
     {"h200_sxm_2026-11-27_gemm_lockstep_calibration.csv", 7.7, 0, "h200_sxm"},  // 7.16
+    // Round 8's held-out set (kernels/studies/gemm_validation_7.yaml), committed
+    // before round 8's trial and measured once after it was rejected (the model
+    // is round 7's: before = after); never fitted on.
+    {"h100_sxm_2026-11-27_gemm_validation_7.csv", 6.5, 5.7},  // 5.94 / 5.17
+    // Round 8's second held-out set (kernels/studies/gemm_validation_8.yaml),
+    // committed before the L2 slice bandwidth and measured once after it (main's
+    // model: 6.32 / 6.00); never fitted on.
+    {"h100_sxm_2026-11-27_gemm_validation_8.csv", 6.7, 6.7},  // 6.20 / 6.19
 };
 
 // GEMM files that are not tilesim-measure output.
