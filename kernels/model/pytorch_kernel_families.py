@@ -23,7 +23,10 @@ of (GEMV, op) less the slope of the GEMVs alone, so a cold operand, a cold
 TLB entry or a kernel that cannot start under the GEMV's tail shows as the
 difference from the op's own row. Its `gemv_output` rows run four ops on the
 GEMV's own output (in L2) and the same ops alone (`alone_node_us`): what they
-still pay after the GEMV is not their data.
+still pay after the GEMV is not their data. Its `after_stream` and
+`after_small_gemm` rows put four ops after a 32 MiB copy (evicts L2, no shared
+memory) and after a small GEMM (shared memory, leaves L2 alone);
+`gemv_node_us` is then that predecessor's own slope.
 
   python3 kernels/model/pytorch_kernel_families.py --csv OUT.csv [--json OUT.json] [--after-gemv]
 
@@ -129,6 +132,23 @@ def output_ops(torch, y):
     }
 
 
+def predecessor_cases(torch, family_ops):
+    """Four of the ops after two other kernels, to tell data from kernel switch:
+    `after_stream`, a 32 MiB copy without shared memory (evicts L2 as the GEMV does);
+    `after_small_gemm`, a 1024^3 GEMM in shared memory whose 6 MiB leave the op's
+    operands in L2. Rows: (context, (family, op), op, cols, predecessor)."""
+    src = torch.randn(16, 1 << 20, device="cuda", dtype=torch.bfloat16)
+    dst = torch.empty_like(src)
+    a = torch.randn(1024, 1024, device="cuda", dtype=torch.bfloat16)
+    b, c = torch.randn_like(a), torch.empty_like(a)
+    predecessors = {"after_stream": lambda: dst.copy_(src),
+                    "after_small_gemm": lambda: torch.matmul(a, b, out=c)}
+    chosen = [("vectorized", "pow"), ("generic", "mul_cos"), ("upcast_copy", "to_fp32"),
+              ("reduction", "mean")]
+    return [(context, key, family_ops[key], HIDDEN, before)
+            for context, before in predecessors.items() for key in chosen]
+
+
 def after_gemv_rows(torch, family_ops, rows):
     """Each op's cost right after an L2-evicting GEMV: slope of (GEMV, op) pairs less the
     GEMVs'. Context `after_gemv`: the op's operands are evicted. Context `gemv_output`: the
@@ -149,17 +169,20 @@ def after_gemv_rows(torch, family_ops, rows):
     out = []
     cases = [("after_gemv", key, fn, HIDDEN) for key, fn in family_ops.items()]
     cases += [("gemv_output", key, fn, GEMV_OUT) for key, fn in output_ops(torch, y).items()]
-    for context, (family, op), fn, cols in cases:
-        def pair(fn=fn):
-            gemv()
+    cases = [(context, key, fn, cols, gemv) for context, key, fn, cols in cases]
+    cases += predecessor_cases(torch, family_ops)
+    for context, (family, op), fn, cols, before in cases:
+        def pair(fn=fn, before=before):
+            before()
             fn()
-        node_us = slope(pair) - gemv_us
-        alone_us = slope(fn) if context == "gemv_output" else float("nan")
+        before_us = gemv_us if before is gemv else slope(before)
+        node_us = slope(pair) - before_us
+        alone_us = slope(fn) if context != "after_gemv" else float("nan")
         out.append(dict(family=family, op=op, rows=rows, cols=cols, context=context,
                         node_us=f"{node_us:.4f}", alone_node_us=f"{alone_us:.4f}",
-                        gemv_node_us=f"{gemv_us:.3f}", gemv_weight_bytes=2 * GEMV_OUT * HIDDEN,
+                        gemv_node_us=f"{before_us:.3f}", gemv_weight_bytes=2 * GEMV_OUT * HIDDEN,
                         pairs_small=PAIRS[0], pairs_large=PAIRS[1]))
-        print(f"{context:11s} {family:12s} {op:12s} rows {rows:4d} after a {gemv_us:.1f} us GEMV: "
+        print(f"{context:16s} {family:12s} {op:12s} rows {rows:4d} after {before_us:.1f} us: "
               f"{node_us:7.3f} us a node (alone {alone_us:.3f})", flush=True)
     return out
 
