@@ -45,48 +45,24 @@ __global__ void pointer_chase_kernel(const std::uint32_t* __restrict__ chain, st
 
 // link_chain_kernel
 //   grid: lines / 256; block: 256 threads.
-//   Writes line order[i]'s link to line order[i + 1] (a single cycle).
+//   Writes line order[i]'s link to line order[i + 1] (a single cycle). Line i
+//   sits at word i * stride_words, moved by (i mod spread) lines so that lines
+//   one stride apart can fall in different L2 sets.
 __global__ void link_chain_kernel(std::uint32_t* chain, const std::uint32_t* order,
-                                  std::uint32_t lines) {
+                                  std::uint32_t lines, std::size_t stride_words,
+                                  std::uint32_t spread) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= lines) return;
-  const std::uint32_t next = order[(i + 1) % lines];
-  chain[std::size_t{order[i]} * kWordsPerLine] = next * static_cast<std::uint32_t>(kWordsPerLine);
-}
-
-// link_strided_chain_kernel
-//   grid: lines / 256; block: 256 threads.
-//   As link_chain_kernel, with line i at word i * stride_words, moved by
-//   (i mod 64) lines so that the lines fall in different L2 sets.
-__global__ void link_strided_chain_kernel(std::uint32_t* chain, const std::uint32_t* order,
-                                          std::uint32_t lines, std::size_t stride_words) {
-  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= lines) return;
-  const auto word = [stride_words](std::uint32_t line) {
-    return line * stride_words + (line % 64) * kWordsPerLine;
+  const auto word = [stride_words, spread](std::uint32_t line) {
+    return line * stride_words + (line % spread) * kWordsPerLine;
   };
   chain[word(order[i])] = static_cast<std::uint32_t>(word(order[(i + 1) % lines]));
 }
 
-// A random cycle through `lines` lines `stride_bytes` apart, starting at line 0.
-void build_strided_chain(const kernels::DeviceBuffer& chain, std::uint32_t lines,
-                         std::size_t stride_bytes, cudaStream_t stream) {
-  std::vector<std::uint32_t> order(lines);
-  std::iota(order.begin(), order.end(), 0u);
-  std::shuffle(order.begin() + 1, order.end(), std::mt19937(kSeed));
-  const kernels::DeviceBuffer device_order(order.size() * sizeof(std::uint32_t));
-  TILESIM_CUDA_CHECK(cudaMemcpyAsync(device_order.get(), order.data(), device_order.bytes(),
-                                     cudaMemcpyHostToDevice, stream));
-  link_strided_chain_kernel<<<(lines + 255) / 256, 256, 0, stream>>>(
-      chain.as<std::uint32_t>(), device_order.as<std::uint32_t>(), lines,
-      stride_bytes / sizeof(std::uint32_t));
-  TILESIM_CUDA_CHECK(cudaGetLastError());
-  TILESIM_CUDA_CHECK(cudaStreamSynchronize(stream));
-}
-
-// A random cycle through every line of `bytes`, starting at line 0.
-void build_chain(const kernels::DeviceBuffer& chain, std::size_t bytes, cudaStream_t stream) {
-  const auto lines = static_cast<std::uint32_t>(bytes / kLineBytes);
+// A random cycle through `lines` lines `stride_bytes` apart (each moved by
+// (i mod spread) lines), starting at line 0.
+void build_chain(const kernels::DeviceBuffer& chain, std::uint32_t lines, std::size_t stride_bytes,
+                 std::uint32_t spread, cudaStream_t stream) {
   std::vector<std::uint32_t> order(lines);
   std::iota(order.begin(), order.end(), 0u);
   std::shuffle(order.begin() + 1, order.end(), std::mt19937(kSeed));
@@ -94,9 +70,15 @@ void build_chain(const kernels::DeviceBuffer& chain, std::size_t bytes, cudaStre
   TILESIM_CUDA_CHECK(cudaMemcpyAsync(device_order.get(), order.data(), device_order.bytes(),
                                      cudaMemcpyHostToDevice, stream));
   link_chain_kernel<<<(lines + 255) / 256, 256, 0, stream>>>(
-      chain.as<std::uint32_t>(), device_order.as<std::uint32_t>(), lines);
+      chain.as<std::uint32_t>(), device_order.as<std::uint32_t>(), lines,
+      stride_bytes / sizeof(std::uint32_t), spread);
   TILESIM_CUDA_CHECK(cudaGetLastError());
   TILESIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+// A random cycle through every line of `bytes`, starting at line 0.
+void build_chain(const kernels::DeviceBuffer& chain, std::size_t bytes, cudaStream_t stream) {
+  build_chain(chain, static_cast<std::uint32_t>(bytes / kLineBytes), kLineBytes, 1, stream);
 }
 
 std::vector<double> ns_per_hop(const std::vector<double>& times_us, std::uint32_t hops) {
@@ -112,7 +94,7 @@ MicrobenchResult translation_latency(std::size_t footprint, const MicrobenchDevi
                                      const kernels::DeviceBuffer& end) {
   const kernels::DeviceBuffer chain(footprint);
   const auto lines = static_cast<std::uint32_t>(footprint / kPageBytes);
-  build_strided_chain(chain, lines, kPageBytes, device.stream);
+  build_chain(chain, lines, kPageBytes, 64, device.stream);
   const auto times = time_on_gpu_us(
       [&] {
         pointer_chase_kernel<<<1, 1, 0, device.stream>>>(chain.as<std::uint32_t>(),
