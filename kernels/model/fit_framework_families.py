@@ -54,9 +54,21 @@ GRAPH_OPS = {
 }
 
 
+def launched_family(row):
+    """The family of the kernel ATen launches. `weight * x` broadcasts the weight
+    over rows, but one row is no broadcast: TensorIterator drops the size-1 dim
+    and the contiguous operands take the vectorized kernel."""
+    if row["op"] == "mul_weight" and int(row["rows"]) == 1:
+        return "vectorized"
+    return row["family"]
+
+
 def measured_rows(path):
     with open(os.path.join(REPO, path), newline="") as f:
-        return [r for r in csv.DictReader(f) if r["family"] != "mixed"]
+        rows = [r for r in csv.DictReader(f) if r["family"] != "mixed"]
+    for row in rows:
+        row["family"] = launched_family(row)
+    return rows
 
 
 def graph_workload(row, nodes):

@@ -224,8 +224,7 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
     const double bytes_per_ps = step.bytes_in_flight / (latency_s * kPsPerSecond);
     cap = bytes_per_ps / read_bytes;
   }
-  const double delay_s =
-      step.setup_s + (step.waits_for_first_data && read_bytes > 0 ? latency_s : 0);
+  const double delay_s = step.setup_s + (read_bytes > 0 ? step.first_data_waits * latency_s : 0);
   if (delay_s > 0) {
     if (attribute_time_) {
       // The delay is rounded as a whole; the fill gets what the overhead leaves.

@@ -87,7 +87,7 @@ RoundWork replay_round(const KernelLaunch& launch, std::int64_t first, std::int6
                                   ? read_bytes * latency_s / step.bytes_in_flight
                                   : 0;
       work.own_s += std::max(unit_s, capped_s) + step.setup_s +
-                    (step.waits_for_first_data && read_bytes > 0 ? latency_s : 0);
+                    (read_bytes > 0 ? step.first_data_waits * latency_s : 0);
       if (step.write_key) {
         l2.write(*step.write_key, step.write_bytes);
       } else {

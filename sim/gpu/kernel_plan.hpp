@@ -59,8 +59,10 @@ struct CtaStep {
   double flops = 0;                            // as issued (padded tiles count in full)
   // Little's law: reads go no faster than bytes_in_flight / memory latency.
   double bytes_in_flight = 0;
-  // The step waits one memory latency before data arrives (pipeline fill).
-  bool waits_for_first_data = false;
+  // Memory latencies the step waits, one after another, before its reads
+  // stream: 1 for a pipeline fill; more where each thread issues its loads in
+  // sequence (a framework kernel whose loads wait on the previous store).
+  std::uint8_t first_data_waits = 0;
   // When > 0, the latency of this step's reads instead of the L2/HBM blend
   // (loads of lines another SM just wrote).
   double read_latency_s = 0;

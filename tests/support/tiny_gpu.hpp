@@ -98,7 +98,7 @@ inline gpu::CtaStep compute(double flops, gpu::ExecutionUnit unit = gpu::Executi
 inline gpu::CtaStep read(gpu::BlockKey key, double bytes, bool waits_for_first_data = false) {
   gpu::CtaStep step;
   step.reads = {gpu::BlockRead{key, bytes, 1}};
-  step.waits_for_first_data = waits_for_first_data;
+  step.first_data_waits = waits_for_first_data ? 1 : 0;
   return step;
 }
 

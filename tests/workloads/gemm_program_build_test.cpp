@@ -26,7 +26,7 @@ auto fields(const gpu::CtaWorkLabel& label) {
 }
 auto fields(const gpu::CtaStep& step) {
   return std::make_tuple(step.write_bytes, step.write_key, step.unit, step.mma_type, step.flops,
-                         step.bytes_in_flight, step.waits_for_first_data, step.read_latency_s,
+                         step.bytes_in_flight, step.first_data_waits, step.read_latency_s,
                          step.setup_s, step.wait.has_value(), step.wait ? step.wait->flag : 0,
                          step.wait ? step.wait->count : 0, step.wake_s, step.signal, step.segment);
 }

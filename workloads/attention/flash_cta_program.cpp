@@ -149,7 +149,7 @@ void FlashCtaProgramBuilder::add_chunk(gpu::CtaProgram& program, std::uint16_t s
                          1,
                          0,
                          1});
-    mma.waits_for_first_data = true;
+    mma.first_data_waits = 1;
     mma.setup_s = cta_overhead_s_;
   }
   for (gpu::CtaStep* step : steps) program.steps.push_back(std::move(*step));

@@ -82,7 +82,7 @@ void PagedCtaProgramBuilder::add_pass(gpu::CtaProgram& program, const PagedWorkI
                             1});
     }
     step.bytes_in_flight = bytes_in_flight_;
-    step.waits_for_first_data = first;
+    step.first_data_waits = first ? 1 : 0;
     // One FMA per key and head-dim element, for Q K^T and for P V alike.
     step.unit = gpu::ExecutionUnit::fp32;
     step.flops = 2 * static_cast<double>(keys) * d;

@@ -86,7 +86,7 @@ class ScorePassPrograms final : public gpu::CtaProgramSource {
          0,
          1}};
     load.bytes_in_flight = kBytesInFlight;
-    load.waits_for_first_data = true;
+    load.first_data_waits = 1;
     gpu::CtaStep store;
     store.write_bytes = elements * pass_.write_bytes_per_element;
     // In place: a later pass over the same rows hits if L2 still holds them.
@@ -103,7 +103,7 @@ class ScorePassPrograms final : public gpu::CtaProgramSource {
       // Loads, arithmetic and stores of one pass overlap.
       store.reads = std::move(load.reads);
       store.bytes_in_flight = load.bytes_in_flight;
-      store.waits_for_first_data = true;
+      store.first_data_waits = 1;
       program.steps.push_back(std::move(store));
     }
     return program;

@@ -35,7 +35,7 @@ class CombinePrograms final : public gpu::CtaProgramSource {
                              1});
     }
     merge.bytes_in_flight = kBytesInFlight;
-    merge.waits_for_first_data = true;
+    merge.first_data_waits = 1;
     // Rescale-and-add per partial element; the exps of the statistics are few.
     merge.unit = gpu::ExecutionUnit::fp32;
     merge.flops = kFlopsPerInstruction * static_cast<double>(slots) * rows *

@@ -151,8 +151,8 @@ void GemmCtaProgramBuilder::add_main_loop(gpu::CtaProgram& program, std::uint16_
                           begin,
                           end});
     step.bytes_in_flight = in_flight;
-    step.waits_for_first_data = fills_pipeline && begin == k_block_begin;
-    if (step.waits_for_first_data) step.setup_s = kernel_.work_unit_overhead_s;
+    step.first_data_waits = fills_pipeline && begin == k_block_begin ? 1 : 0;
+    if (step.first_data_waits > 0) step.setup_s = kernel_.work_unit_overhead_s;
     if (unaligned_bytes_in_flight_ > 0) {
       // Gathered through registers: the MMAs wait for the loads, nothing overlaps.
       gpu::CtaStep mmas = mma_step(0, segment);
@@ -229,7 +229,7 @@ void GemmCtaProgramBuilder::add_fused_epilogue_work(gpu::CtaProgram& program, st
                           1});
   }
   for (const gpu::BlockRead& read : math.reads) math.bytes_in_flight += read.bytes;
-  math.waits_for_first_data = !math.reads.empty();
+  math.first_data_waits = math.reads.empty() ? 0 : 1;
   math.segment = segment;
   if (math.flops > 0 || !math.reads.empty()) program.steps.push_back(std::move(math));
   if (fusion_->epilogue_sfu_ops_per_element > 0) {

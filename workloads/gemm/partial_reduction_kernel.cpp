@@ -59,7 +59,7 @@ class PartialReductionPrograms final : public gpu::CtaProgramSource {
     builder_.add_partial_reduce(program, segment, tile, std::nullopt, splits_,
                                 GemmCtaProgramBuilder::PartialLayout::row_major);
     program.steps.back().bytes_in_flight = kBytesInFlight;
-    program.steps.back().waits_for_first_data = true;
+    program.steps.back().first_data_waits = 1;
     builder_.add_epilogue(program, segment, tile);
     scale_steps(program, 0, share);
     return program;

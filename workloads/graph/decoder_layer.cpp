@@ -246,7 +246,9 @@ int DecoderGraphBuilder::add_framework_rmsnorm(const std::string& name, int x) {
   const int narrowed = activation(hidden);
   add_elementwise(name + ".to_bf16", F::copy, {{scaled}}, {narrowed}, K::vectorized);
   const int out = activation(hidden);
-  add_elementwise(name + ".mul_weight", F::mul, {{narrowed}}, {out}, K::generic);
+  // One row is no broadcast: ATen drops the size-1 dim and vectorizes.
+  add_elementwise(name + ".mul_weight", F::mul, {{narrowed}}, {out},
+                  rows_ == 1 ? K::vectorized : K::generic);
   return out;
 }
 

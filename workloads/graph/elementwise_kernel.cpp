@@ -26,6 +26,19 @@ std::int64_t rows_per_cta(const ElementwiseOp& op, std::int64_t chunks) {
   return per_cta;
 }
 
+// The loads each thread waits for one after another, as ATen's kernels are
+// written: elementwise_kernel<128, 4> loads, computes and stores one element
+// at a time (a store may alias the next load, so the compiler keeps them in
+// order), and unrolled_elementwise_kernel's casting loads go through a switch
+// on the dtype, element by element; the vectorized and cat kernels, and tuned
+// kernels, issue a thread's loads together.
+constexpr std::uint8_t kAtenThreadElements = 4;
+
+std::uint8_t loads_in_sequence(std::optional<hw::FrameworkKernelFamily> family) {
+  using F = hw::FrameworkKernelFamily;
+  return family == F::generic || family == F::upcast_copy ? kAtenThreadElements : 1;
+}
+
 class ElementwisePrograms final : public gpu::CtaProgramSource {
  public:
   ElementwisePrograms(const ElementwiseOp& op, const KernelGraph& graph, double cta_setup_s)
@@ -57,7 +70,7 @@ class ElementwisePrograms final : public gpu::CtaProgramSource {
     load.unit = gpu::ExecutionUnit::fp32;
     load.flops = cost_.fp32_flops * region.elements();
     load.bytes_in_flight = kMemoryBoundBytesInFlight;
-    load.waits_for_first_data = true;
+    load.first_data_waits = loads_in_sequence(op_.family);
     load.setup_s = cta_setup_s_;
     program.steps.push_back(std::move(load));
     add_compute_step(program, gpu::ExecutionUnit::sfu, cost_.sfu_ops * region.elements());

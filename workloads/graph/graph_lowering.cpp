@@ -79,8 +79,8 @@ Launches lower_node(const GraphNode& node, const KernelGraph& graph, const hw::H
             {}};
   }
   if (const auto* op = std::get_if<RowReductionOp>(&node.op)) {
-    return {std::vector<gpu::KernelLaunch>{
-                row_reduction_kernel(node.name, *op, graph, cta_setup_s(op->family, framework))},
+    return {std::vector<gpu::KernelLaunch>{row_reduction_kernel(
+                node.name, *op, graph, spec.sm, cta_setup_s(op->family, framework))},
             {}};
   }
   if (const auto* op = std::get_if<GemmOp>(&node.op)) return lower_gemm(op->gemm, spec, schedules);

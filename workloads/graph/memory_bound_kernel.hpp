@@ -16,13 +16,13 @@ inline constexpr int kMemoryBoundThreads = 256;
 inline constexpr int kMemoryBoundRegistersPerThread = 32;
 inline constexpr double kMemoryBoundBytesInFlight = kMemoryBoundThreads * 4 * 16.0;
 
-inline gpu::KernelLaunch memory_bound_launch(
-    std::string name, std::int64_t cta_count,
-    std::shared_ptr<const gpu::CtaProgramSource> programs) {
+inline gpu::KernelLaunch memory_bound_launch(std::string name, std::int64_t cta_count,
+                                             std::shared_ptr<const gpu::CtaProgramSource> programs,
+                                             int threads = kMemoryBoundThreads) {
   gpu::KernelLaunch launch;
   launch.name = std::move(name);
   launch.cta_count = cta_count;
-  launch.footprint = {kMemoryBoundThreads, kMemoryBoundRegistersPerThread, 0};
+  launch.footprint = {threads, kMemoryBoundRegistersPerThread, 0};
   launch.programs = std::move(programs);
   return launch;
 }

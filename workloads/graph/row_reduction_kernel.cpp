@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "workloads/graph/aten_reduce_geometry.hpp"
 #include "workloads/graph/memory_bound_kernel.hpp"
 
 namespace tilesim::workloads {
@@ -9,39 +10,60 @@ namespace {
 
 constexpr std::int64_t kRowsForOneRowPerCta = 512;
 
-// A power of two, so a CTA's rows never straddle two blocks.
-std::int64_t rows_per_cta(std::int64_t rows) {
-  std::int64_t per_cta = 1;
-  while (per_cta < TensorBlocks::kBlockRows && per_cta * kRowsForOneRowPerCta < rows) {
-    per_cta *= 2;
+// A tuned kernel: a row a CTA up to 512 rows, then more (a power of two, so a
+// CTA's rows never straddle two blocks), every load of a row in flight at once.
+RowReductionGeometry tuned_geometry(std::int64_t rows) {
+  RowReductionGeometry geometry;
+  while (geometry.rows_per_cta < TensorBlocks::kBlockRows &&
+         geometry.rows_per_cta * kRowsForOneRowPerCta < rows) {
+    geometry.rows_per_cta *= 2;
   }
-  return per_cta;
+  geometry.threads = kMemoryBoundThreads;
+  geometry.bytes_in_flight = kMemoryBoundBytesInFlight;
+  return geometry;
+}
+
+// PyTorch's reduce_kernel lays the reduction out its own way; every other
+// kernel as a tuned one.
+RowReductionGeometry geometry_of(const RowReductionOp& op, const TensorBlocks& input,
+                                 const hw::SmSpec& sm) {
+  if (op.family == hw::FrameworkKernelFamily::reduction) {
+    return aten_reduce_geometry(op.rows, op.cols, input.element_bytes(), sm.count, sm.max_threads);
+  }
+  return tuned_geometry(op.rows);
 }
 
 class RowReductionPrograms final : public gpu::CtaProgramSource {
  public:
-  RowReductionPrograms(const RowReductionOp& op, const KernelGraph& graph, double cta_setup_s)
+  RowReductionPrograms(const RowReductionOp& op, const KernelGraph& graph, const hw::SmSpec& sm,
+                       double cta_setup_s)
       : op_(op),
         input_(graph.tensor(op.input.tensor)),
         output_(graph.tensor(op.output.tensor)),
         cost_(row_reduction_cost(op.kind)),
-        rows_per_cta_(rows_per_cta(op.rows)),
+        geometry_(geometry_of(op, input_, sm)),
         cta_setup_s_(cta_setup_s) {}
 
-  std::int64_t cta_count() const { return (op_.rows + rows_per_cta_ - 1) / rows_per_cta_; }
+  std::int64_t cta_count() const { return geometry_.cta_count(op_.rows); }
+  int threads() const { return static_cast<int>(geometry_.threads); }
 
   gpu::CtaProgram program(std::int64_t cta_index) const override {
-    const std::int64_t row_begin = cta_index * rows_per_cta_;
-    const TensorRegion region{row_begin, std::min(op_.rows, row_begin + rows_per_cta_), 0,
-                              op_.cols};
+    const std::int64_t band = cta_index / geometry_.ctas_per_row;
+    const std::int64_t part = cta_index % geometry_.ctas_per_row;
+    const std::int64_t row_begin = band * geometry_.rows_per_cta;
+    const std::int64_t cols_per_part =
+        (op_.cols + geometry_.ctas_per_row - 1) / geometry_.ctas_per_row;
+    const TensorRegion region{row_begin, std::min(op_.rows, row_begin + geometry_.rows_per_cta),
+                              std::min(op_.cols, part * cols_per_part),
+                              std::min(op_.cols, (part + 1) * cols_per_part)};
     const auto rows = static_cast<double>(region.row_end - region.row_begin);
     gpu::CtaProgram program;
     gpu::CtaStep load;
     load.reads = input_.reads(region.shifted(op_.input.col_offset));
     load.unit = gpu::ExecutionUnit::fp32;
     load.flops = cost_.per_element.fp32_flops * region.elements();
-    load.bytes_in_flight = kMemoryBoundBytesInFlight;
-    load.waits_for_first_data = true;
+    load.bytes_in_flight = geometry_.bytes_in_flight;
+    load.first_data_waits = 1;
     load.setup_s = cta_setup_s_;
     program.steps.push_back(std::move(load));
     add_compute_step(program, gpu::ExecutionUnit::sfu,
@@ -55,7 +77,7 @@ class RowReductionPrograms final : public gpu::CtaProgramSource {
   TensorBlocks input_;
   TensorBlocks output_;
   RowReductionCost cost_;
-  std::int64_t rows_per_cta_;
+  RowReductionGeometry geometry_;
   double cta_setup_s_;
 };
 
@@ -79,10 +101,12 @@ RowReductionCost row_reduction_cost(RowReduction kind) {
 }
 
 gpu::KernelLaunch row_reduction_kernel(std::string name, const RowReductionOp& op,
-                                       const KernelGraph& graph, double cta_setup_s) {
-  auto programs = std::make_shared<RowReductionPrograms>(op, graph, cta_setup_s);
+                                       const KernelGraph& graph, const hw::SmSpec& sm,
+                                       double cta_setup_s) {
+  auto programs = std::make_shared<RowReductionPrograms>(op, graph, sm, cta_setup_s);
   const std::int64_t ctas = programs->cta_count();
-  return memory_bound_launch(std::move(name), ctas, std::move(programs));
+  const int threads = programs->threads();
+  return memory_bound_launch(std::move(name), ctas, std::move(programs), threads);
 }
 
 }  // namespace tilesim::workloads
