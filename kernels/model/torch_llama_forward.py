@@ -22,10 +22,13 @@ Method: weights random normal (x 0.02), activations from random token ids;
 correctness: the forward at a small shape against a float64 evaluation of the
 same formula, and the graph replay against the eager output (its static output
 poisoned with NaN first). Timing: per case, warm-up, then rounds of 3 eager
-and 3 graph runs in turn (at least 12 of each and ~0.4 s), each between CUDA
-events with a synchronize before (eager time includes the host's per-op
-dispatch: that is what it measures); the median, min and p90 are written. The
-profiler lists the kernels after the timing. The sidecar's
+and 3 graph runs in turn (at least 12 of each and ~0.4 s), each round after
+one untimed run of its mode, each run between CUDA events with a synchronize
+before (eager time includes the host's per-op dispatch: that is what it
+measures); the median, min and p90 are written. The profiler lists the
+kernels in a second pass over the cases, after every timing: once loaded,
+CUPTI slows every launch for the rest of the process (files measured before
+2026-11-27 16:30 UTC were timed with it loaded: graph_replay_probe.py). The sidecar's
 `graph_replays_back_to_back` gives each case's graph time per replay with 4
 replays issued back to back (the host ahead of the GPU): the single replay's
 time minus it is what the launch costs before the first kernel runs; and
@@ -196,15 +199,13 @@ class DispatchProbe:
             for _ in range(3):
                 self.forward()
             torch.cuda.synchronize()
-            self.kernels = len(kernels_of(torch, self.forward))
+        self.kernels = None  # counted by count_kernels(), after every timing
 
     def forward(self):
         return self.model.forward(self.ids, self.caches, (63, 64), 4, False)
 
-    def us_per_kernel(self):
-        """Median over 5 batches of 10 forwards; None without the profiler's kernel count."""
-        if not self.kernels:
-            return None
+    def us_per_forward(self):
+        """Median host us over 5 batches of 10 forwards."""
         t, batches = self.t, []
         with t.inference_mode():
             for _ in range(5):
@@ -213,8 +214,17 @@ class DispatchProbe:
                 for _ in range(10):
                     self.forward()
                 t.cuda.synchronize()
-                batches.append(1e6 * (time.perf_counter() - start) / (10 * self.kernels))
+                batches.append(1e6 * (time.perf_counter() - start) / 10)
         return statistics.median(batches)
+
+    def count_kernels(self):
+        """The toy forward's kernels, from the profiler; None without it."""
+        with self.t.inference_mode():
+            self.kernels = len(kernels_of(self.t, self.forward)) or None
+        return self.kernels
+
+    def per_kernel(self, us_per_forward):
+        return None if not self.kernels else us_per_forward / self.kernels
 
 
 def time_back_to_back(torch, fn, replays=4, rounds=9):
@@ -278,6 +288,7 @@ def time_interleaved(torch, launches, min_runs=12, budget_s=0.4):
     while min(len(v) for v in times.values()) < min_runs or \
             (time.perf_counter() < t_end and min(len(v) for v in times.values()) < 200):
         for name, fn in launches:
+            fn()  # untimed: the GPU leaves the other mode's load pattern first
             for _ in range(3):
                 torch.cuda.synchronize()
                 start.record()
@@ -286,6 +297,75 @@ def time_interleaved(torch, launches, min_runs=12, budget_s=0.4):
                 end.synchronize()
                 times[name].append(1000.0 * start.elapsed_time(end))
     return {name: sorted(v) for name, v in times.items()}
+
+
+class CaseForward:
+    """One case's caches, inputs, eager forward and captured CUDA graph; freed on exit."""
+
+    def __init__(self, torch, model, dims, case, device):
+        self.t, self.model, self.case = torch, model, case
+        self.prefill = case["phase"] == "prefill"
+        b, self.layers = case["batch"], case["layers"]
+        s = case["tokens"] if self.prefill else 1
+        total = case["tokens"] if self.prefill else case["context"]
+        self.positions = (0, total) if self.prefill else (total - 1, total)
+        self.caches = [(torch.randn(b, dims["kv_heads"], total, dims["head_dim"], device=device,
+                                    dtype=torch.bfloat16),
+                        torch.randn(b, dims["kv_heads"], total, dims["head_dim"], device=device,
+                                    dtype=torch.bfloat16)) for _ in range(self.layers)]
+        self.ids = torch.randint(0, dims["vocab"], (b, s), device=device)
+        self.graph = self.static_out = None
+
+    def eager(self):
+        return self.model.forward(self.ids, self.caches, self.positions, self.layers, self.prefill)
+
+    def __enter__(self):
+        t = self.t
+        self.mode = t.inference_mode()
+        self.mode.__enter__()
+        for _ in range(3):
+            self.eager()
+        t.cuda.synchronize()
+        stream = t.cuda.Stream()
+        stream.wait_stream(t.cuda.current_stream())
+        with t.cuda.stream(stream):
+            for _ in range(2):
+                self.eager()
+        t.cuda.current_stream().wait_stream(stream)
+        self.graph = t.cuda.CUDAGraph()
+        with t.cuda.graph(self.graph):
+            self.static_out = self.eager()
+        return self
+
+    def graph_matches_eager(self):
+        """The replay (its static output poisoned with NaN first) against the eager output."""
+        t = self.t
+        self.static_out.fill_(float("nan"))
+        self.graph.replay()
+        t.cuda.synchronize()
+        eager_out = self.eager()
+        t.cuda.synchronize()
+        return bool(t.isfinite(self.static_out).all()) and \
+            (self.static_out.float() - eager_out.float()).abs().max().item() <= \
+            1e-2 * eager_out.float().abs().max().item()
+
+    def __exit__(self, *exc):
+        self.graph = self.static_out = self.caches = None
+        self.mode.__exit__(*exc)
+        self.t.cuda.empty_cache()
+        return False
+
+
+def measurement_row(case, launch, times, kernels, probed, dims):
+    """One CSV row: the median, min and p90 of a case's sorted times in one launch mode."""
+    return dict(name=f"{case['name']}/{launch}", kind="model", split=case["split"],
+                phase=case["phase"], layers=case["layers"], batch=case["batch"],
+                tokens=case.get("tokens", ""), context=case.get("context", ""),
+                fused="framework", launch=launch,
+                time_us=f"{statistics.median(times):.2f}", time_us_min=f"{times[0]:.2f}",
+                time_us_p90=f"{times[int(0.9 * (len(times) - 1))]:.2f}",
+                runs=len(times), kernels=kernels,
+                dispatch_probe_us="" if probed is None else f"{probed:.2f}", **dims)
 
 
 def main(argv):
@@ -320,83 +400,51 @@ def main(argv):
     print(f"reference check (float64, 2 layers, prefill 2x16): rel error {error:.2e}", flush=True)
     failures = [] if error < 3e-2 else [f"reference check rel error {error:.3g}"]
 
+    # Every timing runs before the profiler is first used: once loaded, CUPTI's
+    # callbacks stay for the life of the process and slow what is timed (a graph
+    # replay's launch 10 -> 116 us, an eager forward +30%: graph_replay_probe.py).
     probe = DispatchProbe(torch, device)
-    probes = [dict(when="start", us_per_kernel=probe.us_per_kernel())]
-    print(f"dispatch probe: {probe.kernels} kernels a toy forward, "
-          f"{probes[0]['us_per_kernel']} us of host time per kernel", flush=True)
+    probes = [dict(when="start", us_per_forward=probe.us_per_forward())]
     depth = max(c["layers"] for c in cases)
     model = Model(torch, dims, depth, device, torch.bfloat16)
-    rows, kernel_rows, back_to_back = [], [], []
+    timings, back_to_back = [], []
     for case in cases:
-        prefill = case["phase"] == "prefill"
-        b, layers = case["batch"], case["layers"]
-        s = case["tokens"] if prefill else 1
-        total = case["tokens"] if prefill else case["context"]
-        positions = (0, total) if prefill else (total - 1, total)
-        caches = [(torch.randn(b, dims["kv_heads"], total, dims["head_dim"], device=device,
-                               dtype=torch.bfloat16),
-                   torch.randn(b, dims["kv_heads"], total, dims["head_dim"], device=device,
-                               dtype=torch.bfloat16)) for _ in range(layers)]
-        ids = torch.randint(0, dims["vocab"], (b, s), device=device)
-
-        def eager():
-            return model.forward(ids, caches, positions, layers, prefill)
-
-        with torch.inference_mode():
-            for _ in range(3):
-                eager_out = eager()
-            torch.cuda.synchronize()
-            stream = torch.cuda.Stream()
-            stream.wait_stream(torch.cuda.current_stream())
-            with torch.cuda.stream(stream):
-                for _ in range(2):
-                    eager()
-            torch.cuda.current_stream().wait_stream(stream)
-            graph = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(graph):
-                static_out = eager()
-            static_out.fill_(float("nan"))
-            graph.replay()
-            torch.cuda.synchronize()
-            eager_out = eager()
-            torch.cuda.synchronize()
-            if not torch.isfinite(static_out).all() or \
-                    (static_out.float() - eager_out.float()).abs().max().item() > 1e-2 * \
-                    eager_out.float().abs().max().item():
+        with CaseForward(torch, model, dims, case, device) as forward:
+            if not forward.graph_matches_eager():
                 failures.append(f"{case['name']}: graph replay differs from the eager forward")
-
             probes.append(dict(when=f"before {case['name']}",
-                               us_per_kernel=probe.us_per_kernel()))
-            probed = probes[-1]["us_per_kernel"]
-            launches = (("eager", eager), ("cuda_graph", graph.replay))
+                               us_per_forward=probe.us_per_forward()))
+            launches = (("eager", forward.eager), ("cuda_graph", forward.graph.replay))
             for _, fn in launches:
                 for _ in range(2):
                     fn()
-            measured = time_interleaved(torch, launches)
+            timings.append((case, time_interleaved(torch, launches), probes[-1]["us_per_forward"]))
             back_to_back.append(dict(case=case["name"],
-                                     graph_us_per_replay=time_back_to_back(torch, graph.replay),
-                                     replay_call_host_us=host_time_of_call(torch, graph.replay),
-                                     replay_runtime_calls=runtime_calls_of(torch, graph.replay)))
-            for launch, fn in launches:  # the profiler after the timing: it must not slow it
+                                     graph_us_per_replay=time_back_to_back(torch, forward.graph.replay),
+                                     replay_call_host_us=host_time_of_call(torch, forward.graph.replay)))
+            print(f"{case['name']:40s} timed", flush=True)
+    probes.append(dict(when="end", us_per_forward=probe.us_per_forward()))
+
+    # The profiler, after every timing: kernel lists and the replay's runtime calls.
+    probe.count_kernels()
+    for sample in probes:
+        sample["us_per_kernel"] = probe.per_kernel(sample["us_per_forward"])
+    print(f"dispatch probe: {probe.kernels} kernels a toy forward, "
+          f"{probes[0]['us_per_kernel']} us of host time per kernel", flush=True)
+    rows, kernel_rows = [], []
+    for (case, measured, probed_forward), b2b in zip(timings, back_to_back):
+        probed = probe.per_kernel(probed_forward)
+        with CaseForward(torch, model, dims, case, device) as forward:
+            b2b["replay_runtime_calls"] = runtime_calls_of(torch, forward.graph.replay)
+            for launch, fn in (("eager", forward.eager), ("cuda_graph", forward.graph.replay)):
                 kernels = kernels_of(torch, fn)
                 for i, (kname, us, start_us) in enumerate(kernels):
                     kernel_rows.append([case["name"], launch, i, kname, f"{us:.2f}",
                                         f"{start_us:.2f}"])
-                times = measured[launch]
-                row = dict(name=f"{case['name']}/{launch}", kind="model", split=case["split"],
-                           phase=case["phase"], layers=layers, batch=b,
-                           tokens=case.get("tokens", ""), context=case.get("context", ""),
-                           fused="framework", launch=launch,
-                           time_us=f"{statistics.median(times):.2f}", time_us_min=f"{times[0]:.2f}",
-                           time_us_p90=f"{times[int(0.9 * (len(times) - 1))]:.2f}",
-                           runs=len(times), kernels=len(kernels),
-                           dispatch_probe_us="" if probed is None else f"{probed:.2f}", **dims)
-                rows.append(row)
-                print(f"{row['name']:40s} {row['time_us']:>10s} us  {len(kernels)} kernels",
+                rows.append(measurement_row(case, launch, measured[launch], len(kernels), probed,
+                                            dims))
+                print(f"{rows[-1]['name']:40s} {rows[-1]['time_us']:>10s} us  {len(kernels)} kernels",
                       flush=True)
-            del graph, static_out
-        del caches
-        torch.cuda.empty_cache()
 
     with open(args.csv, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="ignore")
@@ -416,9 +464,7 @@ def main(argv):
                    git_revision=os.environ.get("TILESIM_GIT_REVISION", "unknown"),
                    reference_rel_error=error, failures=failures, cases=args.cases,
                    graph_replays_back_to_back=back_to_back,
-                   dispatch_probe=dict(kernels_per_toy_forward=probe.kernels,
-                                       samples=probes + [dict(when="end",
-                                                              us_per_kernel=probe.us_per_kernel())]))
+                   dispatch_probe=dict(kernels_per_toy_forward=probe.kernels, samples=probes))
     with open(args.json or os.path.splitext(args.csv)[0] + ".json", "w") as f:
         json.dump(sidecar, f, indent=2)
     for failure in failures:
