@@ -24,14 +24,16 @@ import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Each hardware file and the runs whose probe it is fitted on (the host the GPU was lent with).
+# Measured without CUPTI loaded (torch_llama_forward.py since 2026-11-27 16:00 UTC:
+# every run before it timed with the profiler's callbacks in place, +30-50% of host time).
+H100_RUNS = [f"bench/measurements/h100_sxm_2026-11-27_model_forward_{name}.json"
+             for name in ("1b", "2b", "qwen_b", "3b", "mistral_b", "6b", "llama3b_b", "qwen14b_b")]
+H200_RUNS = [f"bench/measurements/h200_sxm_2026-11-27_model_forward_{name}.json"
+             for name in ("6b", "3b", "mistral_b", "llama3b_b", "qwen14b_b")]
 PROBE_RUNS = {
-    "configs/hw/h100_sxm.yaml": ["bench/measurements/h100_sxm_2026-11-26_model_forward_2.json",
-                                 "bench/measurements/h100_sxm_2026-11-26_model_forward_qwen.json",
-                                 "bench/measurements/h100_sxm_2026-11-26_model_forward_repeat.json",
-                                 "bench/measurements/h100_sxm_2026-11-26_model_forward_3.json",
-                                 "bench/measurements/h100_sxm_2026-11-26_model_forward_mistral.json"],
-    "configs/hw/h200_sxm.yaml": ["bench/measurements/h200_sxm_2026-11-26_model_forward_3.json",
-                                 "bench/measurements/h200_sxm_2026-11-26_model_forward_mistral.json"],
+    "configs/hw/h100_sxm.yaml": H100_RUNS,
+    "configs/hw/h100_sxm.measured.yaml": H100_RUNS,
+    "configs/hw/h200_sxm.yaml": H200_RUNS,
 }
 STEP_US = 0.1  # the YAML's rounding
 
