@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "app/cli/keep_freed_memory.hpp"
 #include "hwmodels/hardware_loader.hpp"
 #include "sim/engine/fluid_counts.hpp"
 #include "workloads/study.hpp"
@@ -123,4 +124,13 @@ BENCHMARK(target_data_parallel_65536)
 
 }  // namespace
 
-BENCHMARK_MAIN();
+// BENCHMARK_MAIN, with the allocator policy of the tilesim command, so that
+// the sweep cases measure what `tilesim sweep` does.
+int main(int argc, char** argv) {
+  tilesim::cli::keep_freed_memory();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
