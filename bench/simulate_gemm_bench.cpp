@@ -7,7 +7,9 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "app/cli/keep_freed_memory.hpp"
 #include "hwmodels/hardware_loader.hpp"
+#include "sim/engine/fluid_counts.hpp"
 #include "workloads/study.hpp"
 #include "workloads/study_runner.hpp"
 
@@ -33,6 +35,21 @@ GemmWorkload square_bf16(std::int64_t size, const char* schedule) {
   return workload;
 }
 
+// The events of the last simulation by kind: flows (CTA steps), the
+// completion wakeups that end them, updates of rates run as events of their
+// own, and the rest (CTA dispatches, pipeline fills, flag wakes, launches);
+// `full_recomputations`: general max-min re-solves, the costly kind of update.
+// Of `auto`, the winner's run alone.
+void add_event_kinds(benchmark::State& state, std::uint64_t events,
+                     const tilesim::sim::FluidCounts& counts) {
+  state.counters["flows"] = static_cast<double>(counts.flows);
+  state.counters["completion_events"] = static_cast<double>(counts.completion_events);
+  state.counters["update_events"] = static_cast<double>(counts.update_events);
+  state.counters["other_events"] =
+      static_cast<double>(events - counts.completion_events - counts.update_events);
+  state.counters["full_recomputations"] = static_cast<double>(counts.full_recomputations);
+}
+
 // Simulates one workload (through the study runner, so `auto` searches its
 // candidates) and reports events and simulated time; `approximate`: in
 // approximate mode (docs/model.md).
@@ -44,10 +61,12 @@ void simulate(benchmark::State& state, const GemmWorkload& workload, bool approx
   tilesim::gpu::SimulationOptions options;
   options.set_approximate(approximate);
   std::uint64_t events = 0;
+  tilesim::sim::FluidCounts counts;
   double time_us = 0;
   for (auto _ : state) {
     auto runs = tilesim::workloads::run_study(study, spec, registry, options);
     events = runs.value->front().result.events;
+    counts = runs.value->front().result.fluid_counts;
     time_us = runs.value->front().result.time_us();
     benchmark::DoNotOptimize(runs);
   }
@@ -55,6 +74,7 @@ void simulate(benchmark::State& state, const GemmWorkload& workload, bool approx
   state.counters["events_per_s"] = benchmark::Counter(
       static_cast<double>(events), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["simulated_us"] = time_us;
+  add_event_kinds(state, events, counts);
 }
 
 void data_parallel_gemm(benchmark::State& state) {
@@ -104,4 +124,13 @@ BENCHMARK(target_data_parallel_65536)
 
 }  // namespace
 
-BENCHMARK_MAIN();
+// BENCHMARK_MAIN, with the allocator policy of the tilesim command, so that
+// the sweep cases measure what `tilesim sweep` does.
+int main(int argc, char** argv) {
+  tilesim::cli::keep_freed_memory();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

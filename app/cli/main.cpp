@@ -4,8 +4,10 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/keep_freed_memory.hpp"
 #include "app/cli/tilesim_app.hpp"
 
 int main(int argc, char** argv) {
+  tilesim::cli::keep_freed_memory();
   return tilesim::cli::run_tilesim(std::vector<std::string>(argv, argv + argc));
 }

@@ -82,13 +82,17 @@ void FluidNetwork::start_flow(FlowDemands&& demands, double max_progress_per_ps,
   for (const FlowDemand& demand : flow.demands) ++resources_[demand.resource].active_flows;
   started_.push_back(slot);
   ++active_count_;
+  ++counts_.flows;
   request_update();
 }
 
 void FluidNetwork::request_update() {
   if (update_pending_) return;
   update_pending_ = true;
-  simulator_.schedule_at(simulator_.now(), EventPriority::rate_update, [this] { update_rates(); });
+  simulator_.schedule_at(simulator_.now(), EventPriority::rate_update, [this] {
+    ++counts_.update_events;
+    update_rates();
+  });
 }
 
 void FluidNetwork::update_rates() {
@@ -238,6 +242,7 @@ std::size_t FluidNetwork::freeze_flows_on_saturated_resources(double level) {
 // into the flow's cap: only shared resources are scanned per round, and caps
 // are taken in sorted order.
 void FluidNetwork::recompute_all_rates() {
+  ++counts_.full_recomputations;
   collect_demands();
   fold_private_resources_into_caps();
   // A min-heap of caps: usually only a few flows freeze at their caps before a
@@ -392,6 +397,7 @@ void FluidNetwork::complete_due_flows(std::uint64_t wakeup) {
     schedule_wakeup();  // woken for a completion that moved later
     return;
   }
+  ++counts_.completion_events;
   // The flows the callbacks start join one update of rates, run here once
   // they have all started, unless an update of this instant is already queued.
   const bool update_queued = update_pending_;

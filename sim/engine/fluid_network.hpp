@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "sim/engine/flow_cap_heap.hpp"
+#include "sim/engine/fluid_counts.hpp"
 #include "sim/engine/simulator.hpp"
 
 namespace tilesim::sim {
@@ -89,6 +90,7 @@ class FluidNetwork {
   std::size_t active_flow_count() const { return active_count_; }
   // Batched updates of rates: one per instant at which flows started or ended.
   std::uint64_t reallocation_count() const { return reallocation_count_; }
+  const FluidCounts& counts() const { return counts_; }
   // Called after every update of rates (e.g. to sample bandwidth in use).
   void set_reallocation_observer(std::function<void()> observer) {
     observer_ = std::move(observer);
@@ -211,6 +213,7 @@ class FluidNetwork {
   std::uint64_t wakeup_token_ = 0;
   std::uint64_t last_generation_ = 0;
   std::uint64_t reallocation_count_ = 0;
+  FluidCounts counts_;
   std::function<void()> observer_;
   LimitObserver limit_observer_;
 };

@@ -110,6 +110,7 @@ class GpuRun {
       }
     }
     result_.events = simulator_.events_processed();
+    result_.fluid_counts = resources_.network().counts();
     // A fast-forward moves results ahead of engine time: a run can end past
     // its limit without the engine's seeing it.
     result_.stopped = ran_past(result_, stop_after_s_);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/engine/fluid_counts.hpp"
 #include "sim/engine/sim_time.hpp"
 #include "sim/gpu/cta_time_use.hpp"
 #include "sim/gpu/kernel_plan.hpp"
@@ -89,6 +90,8 @@ struct SimulationResult {
   std::vector<CtaRecord> ctas;
   std::vector<BandwidthSample> bandwidth;  // only when asked for (traces)
   std::uint64_t events = 0;
+  // Which kinds of work the events were (the speed benchmarks); not reported.
+  sim::FluidCounts fluid_counts;
   // The run passed SimulationOptions::stop_after_s and stopped there: its
   // time is longer than that, and nothing else in it is final.
   bool stopped = false;
