@@ -89,7 +89,8 @@ int AttentionProblem::max_kv_len() const {
 }
 
 int AttentionProblem::max_pages_per_sequence() const {
-  return (max_kv_len() + page_size - 1) / page_size;
+  const int pages = (max_kv_len() + page_size - 1) / page_size;
+  return (pages + kBlockTableAlign - 1) / kBlockTableAlign * kBlockTableAlign;
 }
 
 // Per sequence: every pair when not causal; else q_len rows of a staircase that

@@ -10,7 +10,9 @@
 //             the device in AttentionTensors, on the host from problem.kv_starts())
 //             paged variants: [pages, page_size, kv_heads, head_dim]; sequence b's
 //             token t sits in page block_table[b * max_pages + t / page_size] at
-//             slot t % page_size; unused slots and pages hold NaN (must not leak)
+//             slot t % page_size; unused slots and pages hold NaN (must not leak);
+//             max_pages (the table's row length) is the longest sequence's pages
+//             rounded up to kBlockTableAlign entries
 // Query i of a sequence with kv_len keys sees keys 0 .. kv_len - q_len + i when
 // causal (bottom-right aligned, as FlashAttention and vLLM), every key otherwise.
 // Softmax scale: 1 / sqrt(head_dim). Accumulation in fp32.
@@ -27,6 +29,11 @@
 #include "kernels/gemm/gemm_launch.hpp"  // ElementType
 
 namespace tilesim::kernels {
+
+// A block table row's length is a multiple of this many entries (16 bytes),
+// so the paged decode kernels read a 64-key block's 4 pages of 16 keys (or 2
+// of 32) with one aligned vector load (decode/kv_cache_rows.cuh).
+inline constexpr int kBlockTableAlign = 4;
 
 // The reference kernels, by the study YAML's `variant:` they implement
 // (flash_wgmma implements `flash` with `kernel: tilesim_ref_wgmma`).
@@ -62,7 +69,7 @@ struct AttentionProblem {
   std::int64_t total_q() const { return std::int64_t{batch} * q_len; }
   std::int64_t total_kv() const;
   std::vector<std::int64_t> kv_starts() const;  // first K/V row of each sequence
-  int max_pages_per_sequence() const;           // block_table row length
+  int max_pages_per_sequence() const;           // block_table row length (padded)
   int max_kv_len() const;
   // 4 * head_dim per visible (query, key) pair and query head (the CSV's `tflops`).
   double useful_flops() const;
