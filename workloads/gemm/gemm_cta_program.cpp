@@ -12,13 +12,6 @@ namespace {
 // CTAs sweeping K in step share chunks, coarse enough to keep a CTA to a
 // handful of events.
 constexpr std::int64_t kMaxChunksPerPanel = 4;
-// KChunking::bounded: the chunk every k <= 4096 problem of a 64-wide k-block
-// has at kMaxChunksPerPanel, the resolution the L2 model's time bound and the
-// kernel profiles were calibrated at; long k otherwise gets chunks of k / 4
-// (176 k-blocks at k = 45056), read whole at their step's start, so Stream-K
-// units tens of k-blocks apart on one panel all shared it (docs/validation.md,
-// round 9).
-constexpr std::int64_t kStreamKChunkBlocks = 16;
 constexpr double kFp32Bytes = 4;
 // Main-loop chunks, the last k-block, a fixup or epilogue step and a store,
 // with room for a fused prologue: reserved per segment, so a program's steps
@@ -27,12 +20,6 @@ constexpr std::size_t kStepsPerSegment = kMaxChunksPerPanel + 4;
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
-}
-
-std::int64_t chunk_blocks(std::int64_t k_blocks, KChunking chunking) {
-  const std::int64_t per_panel = ceil_div(k_blocks, kMaxChunksPerPanel);
-  if (chunking == KChunking::per_panel) return per_panel;
-  return std::min(per_panel, kStreamKChunkBlocks);
 }
 
 // Rows of A (k elements) and B (n elements) start on 16-byte boundaries, as
@@ -64,8 +51,7 @@ double unaligned_bytes_in_flight(const GemmProblem& problem, const hw::KernelPro
 
 GemmCtaProgramBuilder::GemmCtaProgramBuilder(const GemmProblem& problem,
                                              const hw::KernelProfile& kernel,
-                                             std::shared_ptr<const GemmFusion> fusion,
-                                             KChunking chunking)
+                                             std::shared_ptr<const GemmFusion> fusion)
     : problem_(problem),
       kernel_(kernel),
       fusion_(std::move(fusion)),
@@ -73,7 +59,7 @@ GemmCtaProgramBuilder::GemmCtaProgramBuilder(const GemmProblem& problem,
       tile_rows_(ceil_div(problem.m, kernel.tile_m)),
       tile_cols_(ceil_div(problem.n, kernel.tile_n)),
       k_blocks_(ceil_div(problem.k, kernel.tile_k)),
-      chunk_blocks_(chunk_blocks(k_blocks_, chunking)),
+      chunk_blocks_(ceil_div(k_blocks_, kMaxChunksPerPanel)),
       unaligned_bytes_in_flight_(unaligned_bytes_in_flight(problem, kernel)),
       // Rows not 16-byte aligned take the gathered loop, which the factor is not for.
       a_read_factor_(unaligned_bytes_in_flight_ > 0 ? 1 : read_factor(problem.k, problem, kernel)),

@@ -23,24 +23,12 @@
 
 namespace tilesim::workloads {
 
-// How finely a panel's k-range is tracked in L2 (and stepped through).
-//   per_panel   at most kMaxChunksPerPanel chunks: units that read a panel
-//               start at its k = 0 or at the same k (data-parallel tiles,
-//               split-K slices), so they sweep it in step.
-//   bounded     also at most 16 k-blocks a chunk (gemm_cta_program.cpp): Stream-K
-//               units start anywhere in a tile's k-range, and two that read
-//               one panel at different k meet on a k-block only as far apart
-//               in time as their offsets: a chunk read whole at its step's
-//               start would let the one behind hit on the whole chunk.
-enum class KChunking { per_panel, bounded };
-
 class GemmCtaProgramBuilder {
  public:
   // `fusion` (from a kernel graph) names the GEMM's tensors and the work fused
   // into its main loop and epilogue.
   GemmCtaProgramBuilder(const GemmProblem& problem, const hw::KernelProfile& kernel,
-                        std::shared_ptr<const GemmFusion> fusion = nullptr,
-                        KChunking chunking = KChunking::per_panel);
+                        std::shared_ptr<const GemmFusion> fusion = nullptr);
 
   std::int64_t tile_rows() const { return tile_rows_; }
   std::int64_t tile_cols() const { return tile_cols_; }

@@ -23,7 +23,7 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
  public:
   StreamKPrograms(const GemmWorkload& workload, const hw::KernelProfile& kernel,
                   std::int64_t persistent_ctas)
-      : builder_(workload.problem, kernel, workload.fusion, KChunking::bounded),
+      : builder_(workload.problem, kernel, workload.fusion),
         // Tiles are visited in rasterization order, without cluster padding.
         rasterizer_(builder_.tile_rows(), builder_.tile_cols(), kernel.swizzle, {1, 1}),
         partition_(workload.stream_k_mode, builder_.tile_count(), builder_.k_blocks(),
