@@ -16,11 +16,22 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <vector>
+
+#include "kernels/common/cuda_check.hpp"
+#include "kernels/common/device_buffer.hpp"
+#include "kernels/common/standalone_device.hpp"
+#include "kernels/microbench/device_clock.cuh"
+#include "kernels/microbench/l2_load.cuh"
 
 namespace {
 
-constexpr int kExitNoDevice = 77;
+using tilesim::kernels::DeviceBuffer;
+using tilesim::microbench::global_time_ns;
+using tilesim::microbench::read_in_flight;
+using tilesim::microbench::sm_cycles;
+
 constexpr int kWarps = 32;
 constexpr int kThreads = kWarps * 32;
 constexpr int kInFlight = 8;
@@ -41,26 +52,6 @@ struct CtaSample {
   unsigned long long cycles;
 };
 
-__device__ __forceinline__ unsigned long long global_time_ns() {
-  unsigned long long now;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  return now;
-}
-
-__device__ __forceinline__ unsigned long long sm_cycles() {
-  unsigned long long now;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(now));
-  return now;
-}
-
-__device__ __forceinline__ uint4 load_bypassing_l1(const uint4* address) {
-  uint4 v;
-  asm volatile("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];\n"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-               : "l"(address));
-  return v;
-}
-
 // Reads kInFlight words at `index`, `index + step`, ... (wrapping at `words`)
 // until the deadline; returns the number of 16-byte reads.
 __device__ unsigned long long read_until(const uint4* data, std::size_t words, std::size_t index,
@@ -68,15 +59,7 @@ __device__ unsigned long long read_until(const uint4* data, std::size_t words, s
                                          std::uint32_t* folded) {
   unsigned long long reads = 0;
   do {
-    uint4 v[kInFlight];
-#pragma unroll
-    for (int j = 0; j < kInFlight; ++j) {
-      v[j] = load_bypassing_l1(data + index);
-      index += step;
-      if (index >= words) index -= words;
-    }
-#pragma unroll
-    for (int j = 0; j < kInFlight; ++j) *folded ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
+    index = read_in_flight<kInFlight>(data, words, index, step, folded);
     reads += kInFlight;
   } while (global_time_ns() < end_ns);
   return reads;
@@ -128,12 +111,6 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (folded == kNeverFolded) *sink = folded;
 }
 
-bool check(cudaError_t status, const char* what) {
-  if (status == cudaSuccess) return true;
-  std::fprintf(stderr, "tilesim-l2-fill-hit: %s: %s\n", what, cudaGetErrorString(status));
-  return false;
-}
-
 struct Rates {
   double hit_gbs;
   double fill_gbs;
@@ -163,48 +140,34 @@ double median(std::vector<double> values) {
   return values[values.size() / 2];
 }
 
-}  // namespace
-
-int main() {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("no CUDA device: skipped\n");
-    return kExitNoDevice;
-  }
-  int sms = 0;
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+// One row per working set and streaming-warp count.
+void measure(int sms) {
   const std::size_t largest_set = 24 * kMiB;
-  uint4* stream = nullptr;
-  uint4* hit_set = nullptr;
-  CtaSample* samples = nullptr;
-  std::uint32_t* sink = nullptr;
-  if (!check(cudaMalloc(&stream, kStreamBytes), "cudaMalloc") ||
-      !check(cudaMemset(stream, 0x5a, kStreamBytes), "cudaMemset") ||
-      !check(cudaMalloc(&hit_set, largest_set), "cudaMalloc") ||
-      !check(cudaMemset(hit_set, 0x3c, largest_set), "cudaMemset") ||
-      !check(cudaMalloc(&samples, sizeof(CtaSample) * sms), "cudaMalloc") ||
-      !check(cudaMalloc(&sink, sizeof(std::uint32_t)), "cudaMalloc") ||
-      !check(cudaFuncSetAttribute(fill_hit_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  kSharedBytes),
-             "cudaFuncSetAttribute")) {
-    return 1;
-  }
+  const DeviceBuffer stream(kStreamBytes);
+  const DeviceBuffer hit_set(largest_set);
+  const DeviceBuffer samples(sizeof(CtaSample) * sms);
+  const DeviceBuffer sink(sizeof(std::uint32_t));
+  TILESIM_CUDA_CHECK(cudaMemset(stream.get(), 0x5a, kStreamBytes));
+  TILESIM_CUDA_CHECK(cudaMemset(hit_set.get(), 0x3c, largest_set));
+  TILESIM_CUDA_CHECK(cudaFuncSetAttribute(
+      fill_hit_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
   const std::size_t stream_words = kStreamBytes / sizeof(uint4);
-  fill_hit_kernel<<<sms, kThreads, kSharedBytes>>>(stream, stream_words, hit_set,
-                                                   largest_set / sizeof(uint4), kWarps / 2,
-                                                   kWarmUpNs, samples, sink);
-  if (!check(cudaDeviceSynchronize(), "warm-up")) return 1;
+  const auto launch = [&](std::size_t hit_words, int stream_warps, unsigned long long run_ns) {
+    fill_hit_kernel<<<sms, kThreads, kSharedBytes>>>(
+        stream.as<uint4>(), stream_words, hit_set.as<uint4>(), hit_words, stream_warps, run_ns,
+        samples.as<CtaSample>(), sink.as<std::uint32_t>());
+    TILESIM_CUDA_CHECK(cudaDeviceSynchronize());
+  };
+  launch(largest_set / sizeof(uint4), kWarps / 2, kWarmUpNs);
   std::printf("working_set_mib,stream_warps,hit_gbs,fill_gbs,slice_gbs,clock_mhz\n");
   std::vector<CtaSample> host(sms);
   for (const std::size_t mib : {1, 4, 8, 16, 24}) {
-    const std::size_t hit_words = mib * kMiB / sizeof(uint4);
     for (int stream_warps = 0; stream_warps <= kWarps; stream_warps += 4) {
       std::vector<double> hits, fills, slices, clocks;
       for (int r = 0; r < kRepeats; ++r) {
-        fill_hit_kernel<<<sms, kThreads, kSharedBytes>>>(stream, stream_words, hit_set, hit_words,
-                                                         stream_warps, kRunNs, samples, sink);
-        if (!check(cudaDeviceSynchronize(), "fill_hit_kernel")) return 1;
-        cudaMemcpy(host.data(), samples, sizeof(CtaSample) * sms, cudaMemcpyDeviceToHost);
+        launch(mib * kMiB / sizeof(uint4), stream_warps, kRunNs);
+        TILESIM_CUDA_CHECK(cudaMemcpy(host.data(), samples.get(), sizeof(CtaSample) * sms,
+                                      cudaMemcpyDeviceToHost));
         const Rates rates = rates_of(host);
         hits.push_back(rates.hit_gbs);
         fills.push_back(rates.fill_gbs);
@@ -216,9 +179,18 @@ int main() {
       std::fflush(stdout);
     }
   }
-  cudaFree(stream);
-  cudaFree(hit_set);
-  cudaFree(samples);
-  cudaFree(sink);
+}
+
+}  // namespace
+
+int main() {
+  const std::optional<int> sms = tilesim::kernels::device_sm_count_or_skip();
+  if (!sms) return tilesim::kernels::kExitNoDevice;
+  try {
+    measure(*sms);
+  } catch (const tilesim::kernels::CudaError& error) {
+    std::fprintf(stderr, "tilesim-l2-fill-hit: %s\n", error.what());
+    return 1;
+  }
   return 0;
 }
