@@ -8,12 +8,13 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <optional>
 
+#include "kernels/common/standalone_device.hpp"
 #include "kernels/gemm/ptx_primitives.cuh"
 
 namespace {
 
-constexpr int kExitNoDevice = 77;
 constexpr int kThreads = 256;
 constexpr int kChains = 8;  // independent mma chains per warp
 constexpr int kIterations = 20000;
@@ -47,14 +48,10 @@ bool check(cudaError_t status, const char* what) {
 }  // namespace
 
 int main() {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("no CUDA device: skipped\n");
-    return kExitNoDevice;
-  }
-  int sms = 0;
+  const std::optional<int> device_sms = tilesim::kernels::device_sm_count_or_skip();
+  if (!device_sms) return tilesim::kernels::kExitNoDevice;
+  const int sms = *device_sms;
   int clock_khz = 0;
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
   cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0);
   float* out = nullptr;
   if (!check(cudaMalloc(&out, sizeof(float) * kThreads * sms * 2), "cudaMalloc")) return 1;

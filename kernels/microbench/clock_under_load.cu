@@ -15,13 +15,18 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <vector>
 
+#include "kernels/common/standalone_device.hpp"
 #include "kernels/gemm/ptx_primitives.cuh"
+#include "kernels/microbench/device_clock.cuh"
 
 namespace {
 
-constexpr int kExitNoDevice = 77;
+using tilesim::microbench::global_time_ns;
+using tilesim::microbench::sm_cycles;
+
 constexpr int kWarpsPerRole = 8;
 constexpr int kThreads = 2 * kWarpsPerRole * 32;
 constexpr int kChains = 8;
@@ -38,18 +43,6 @@ struct CtaSample {
   unsigned long long mma_issued;    // mma.sync per CTA
   unsigned long long bytes_loaded;  // streamed bytes per CTA
 };
-
-__device__ __forceinline__ unsigned long long global_time_ns() {
-  unsigned long long now;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  return now;
-}
-
-__device__ __forceinline__ unsigned long long sm_cycles() {
-  unsigned long long now;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(now));
-  return now;
-}
 
 // clock_load_kernel
 //   grid: N CTAs (one per SM: kSharedBytes of dynamic shared memory each);
@@ -153,13 +146,9 @@ const char* load_name(int load) {
 }  // namespace
 
 int main() {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("no CUDA device: skipped\n");
-    return kExitNoDevice;
-  }
-  int sms = 0;
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  const std::optional<int> device_sms = tilesim::kernels::device_sm_count_or_skip();
+  if (!device_sms) return tilesim::kernels::kExitNoDevice;
+  const int sms = *device_sms;
   uint4* stream = nullptr;
   CtaSample* samples = nullptr;
   float* sink = nullptr;

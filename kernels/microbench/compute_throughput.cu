@@ -10,6 +10,7 @@
 #include "kernels/common/device_buffer.hpp"
 #include "kernels/gemm/ptx_primitives.cuh"
 #include "kernels/microbench/compute_throughput.hpp"
+#include "kernels/microbench/device_clock.cuh"
 #include "kernels/microbench/kernel_timer.hpp"
 
 namespace tilesim::microbench {
@@ -34,18 +35,6 @@ struct ClockSample {
   unsigned long long cycles;
   unsigned long long nanoseconds;
 };
-
-__device__ __forceinline__ unsigned long long global_time_ns() {
-  unsigned long long now;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  return now;
-}
-
-__device__ __forceinline__ unsigned long long sm_cycles() {
-  unsigned long long now;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(now));
-  return now;
-}
 
 class ClockWatch {
  public:

@@ -6,6 +6,7 @@
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/common/device_buffer.hpp"
 #include "kernels/microbench/kernel_timer.hpp"
+#include "kernels/microbench/l2_load.cuh"
 #include "kernels/microbench/memory_bandwidth.hpp"
 
 namespace tilesim::microbench {
@@ -22,14 +23,6 @@ constexpr int kPortThreads = 1024;
 constexpr std::size_t kPortWorkingSetBytes = 8 * kMiB;
 constexpr double kPortBytes = 256.0 * kMiB;
 constexpr std::uint32_t kNeverFolded = 0x9e3779b9u;  // a sink write that never happens
-
-__device__ __forceinline__ uint4 load_bypassing_l1(const uint4* address) {
-  uint4 v;
-  asm volatile("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];\n"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-               : "l"(address));
-  return v;
-}
 
 __device__ __forceinline__ std::uint32_t fold(uint4 v) {
   return v.x ^ v.y ^ v.z ^ v.w;
@@ -86,15 +79,7 @@ __global__ void l2_read_kernel(const uint4* __restrict__ data, std::uint32_t wor
   std::uint32_t index = (blockIdx.x * blockDim.x + threadIdx.x) % words;
   std::uint32_t folded = 0;
   for (std::uint32_t done = 0; done < loads; done += kInFlight) {
-    uint4 v[kInFlight];
-#pragma unroll
-    for (int j = 0; j < kInFlight; ++j) {
-      v[j] = load_bypassing_l1(data + index);
-      index += step;
-      if (index >= words) index -= words;
-    }
-#pragma unroll
-    for (int j = 0; j < kInFlight; ++j) folded ^= fold(v[j]);
+    index = read_in_flight<kInFlight>(data, words, index, step, &folded);
   }
   if (folded == kNeverFolded) *sink = folded;
 }

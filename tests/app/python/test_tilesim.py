@@ -87,7 +87,7 @@ def test_explain_breakdown_adds_up_and_what_ifs_are_simulated():
     assert decode["bound"] == "hbm" and "HBM" in decode["reason"]
     hbm = next(w for w in decode["what_if"] if w["change"] == "2x HBM bandwidth")
     # HBM-bound, so twice the bandwidth pays, up to where the L2 slices (every byte
-    # through them twice, l2.slice_bandwidth) become the limit: -28.5% today.
+    # through them twice, l2.slice_bandwidth) become the limit: -36.7% today.
     assert -0.5 < hbm["time_change"] < -0.2
 
 
