@@ -30,9 +30,9 @@ H100_RUNS = [f"bench/measurements/h100_sxm_2026-11-27_model_forward_{name}.json"
              for name in ("1b", "2b", "qwen_b", "3b", "mistral_b", "6b", "llama3b_b", "qwen14b_b")]
 H200_RUNS = [f"bench/measurements/h200_sxm_2026-11-27_model_forward_{name}.json"
              for name in ("6b", "3b", "mistral_b", "llama3b_b", "qwen14b_b")]
+# (h100_sxm.measured.yaml is generated from h100_sxm.yaml's launch block: MeasuredHardwareFile.)
 PROBE_RUNS = {
     "configs/hw/h100_sxm.yaml": H100_RUNS,
-    "configs/hw/h100_sxm.measured.yaml": H100_RUNS,
     "configs/hw/h200_sxm.yaml": H200_RUNS,
 }
 STEP_US = 0.1  # the YAML's rounding
