@@ -322,8 +322,8 @@ def test_compare_attention_measurements(tmp_path):
 
 
 def test_compare_model_rows_on_each_rows_probed_host_or_the_hardware_files():
-    # docs/models.md: tilesim compare --measured bench/...model_forward_4.csv [--host-dispatch hardware]
-    measured = "bench/measurements/h200_sxm_2026-11-26_model_forward_4.csv"
+    # docs/models.md: tilesim compare --measured bench/...model_forward_llama3b_b.csv [--host-dispatch hardware]
+    measured = "bench/measurements/h200_sxm_2026-11-27_model_forward_llama3b_b.csv"
     probed = tilesim.compare(measured)
     one_host = tilesim.compare(measured, host_dispatch="hardware")
     eager = [row for row in probed["rows"] if row["simulated"].endswith(":eager")]
@@ -331,7 +331,7 @@ def test_compare_model_rows_on_each_rows_probed_host_or_the_hardware_files():
     assert len({row["framework_dispatch_us"] for row in eager}) > 1  # the host drifted
     dispatch = [row["framework_dispatch_us"] for row in one_host["rows"]
                 if "framework_dispatch_us" in row]
-    assert len(dispatch) == len(eager) and dispatch == pytest.approx([24.3] * len(eager))
+    assert len(dispatch) == len(eager) and dispatch == pytest.approx([8.9] * len(eager))
     graph = [row for row in probed["rows"] if row["simulated"].endswith(":cuda_graph")]
     assert graph and not any("framework_dispatch_us" in row for row in graph)
 
