@@ -246,10 +246,10 @@ std::string SweepPointStudy::study_text(YAML::Node item,
 }
 
 // Exact for a clean point: the text holds the same keys in the same order with
-// the same scalars (yaml-cpp quotes a string that would read back as another
-// type or as null), and reading uses nothing of a node but its type, its
-// scalar and its position, which only problems and the workload's own
-// position fields show; the latter reach no output in a sweep with axes.
+// the same scalars (the emitter quotes a string that would read back as null),
+// and reading uses nothing of a node but its type, its scalar and its
+// position; positions show only in problems and in the workload's own
+// position fields, which reach no output in a sweep with axes.
 std::optional<Workload> SweepPointStudy::read_clean(YAML::Node item,
                                                     const std::optional<PointSchedule>& schedule,
                                                     const hw::HardwareSpec* hardware) const {
