@@ -249,6 +249,12 @@ config::Loaded<Study> load_study_text(const std::string& text, const std::string
   return read_study(root, origin, gemm_schedules, config_dir, std::move(diagnostics));
 }
 
+config::Loaded<Study> read_study_node(const YAML::Node& root, const std::string& origin,
+                                      const std::vector<std::string>& gemm_schedules,
+                                      const std::filesystem::path& config_dir) {
+  return read_study(root, origin, gemm_schedules, config_dir, {});
+}
+
 std::string render_config_reference_markdown() {
   std::vector<config::ReferenceSection> sections = {
       {"Hardware file (configs/hw/*.yaml)",

@@ -8,6 +8,10 @@
 #include "hwmodels/diagnostics.hpp"
 #include "workloads/study.hpp"
 
+namespace YAML {
+class Node;
+}  // namespace YAML
+
 namespace tilesim::workloads {
 
 // `gemm_schedules` are the names a `schedule:` value may take (from the schedule
@@ -20,6 +24,12 @@ config::Loaded<Study> load_study(const std::filesystem::path& path,
 // The same for study YAML held in memory (e.g. one point of a sweep); `origin`
 // names it in diagnostics.
 config::Loaded<Study> load_study_text(const std::string& text, const std::string& origin,
+                                      const std::vector<std::string>& gemm_schedules,
+                                      const std::filesystem::path& config_dir = {});
+
+// The same for a study already read as YAML (e.g. one point of a sweep, built
+// in memory); `origin` names it in diagnostics, with the nodes' own positions.
+config::Loaded<Study> read_study_node(const YAML::Node& root, const std::string& origin,
                                       const std::vector<std::string>& gemm_schedules,
                                       const std::filesystem::path& config_dir = {});
 

@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "app/cli/keep_freed_memory.hpp"
 #include "app/cli/tilesim_app.hpp"
 
 namespace {
@@ -48,6 +49,11 @@ std::tuple<int, std::string, std::string> run(const std::vector<std::string>& ar
 
 PYBIND11_MODULE(_tilesim, module) {
   module.doc() = "The tilesim command, run in-process (use the `tilesim` package instead).";
+  // The command's allocator policy: without it each point of a sweep gives its
+  // memory back to the kernel and the next faults it in again (bench/README.md,
+  // round 7). Process-wide, as in the command; mallopt cannot be undone after a
+  // call, so it is set once, on import.
+  tilesim::cli::keep_freed_memory();
   module.def("run", &run, pybind11::arg("arguments"),
              "Runs `tilesim <arguments...>`; returns (exit status, stdout, stderr).");
 }

@@ -220,7 +220,7 @@ void FluidNetwork::freeze(std::uint32_t flow_index, double level, ResourceId lim
 
 std::size_t FluidNetwork::freeze_flows_on_saturated_resources(double level) {
   std::size_t frozen = 0;
-  for (std::uint32_t index : unfrozen_) {
+  for (std::uint32_t index : filling_) {
     const Flow& flow = flows_[index];
     if (flow.frozen) continue;
     // Of several full resources, the first it demands is named its limit.
@@ -236,25 +236,33 @@ std::size_t FluidNetwork::freeze_flows_on_saturated_resources(double level) {
   return frozen;
 }
 
+std::size_t FluidNetwork::freeze_flows_at_caps(double level) {
+  // In the order of (cap, flow), as a heap of caps pops them: the shared
+  // resources' weights lose the flows' demands in this order, and their
+  // rounding is part of every later result.
+  reached_caps_.clear();
+  for (std::uint32_t index : filling_) {
+    const Flow& flow = flows_[index];
+    if (flow.level_cap <= level * (1 + kRelativeSlack))
+      reached_caps_.push_back({flow.level_cap, index});
+  }
+  std::sort(reached_caps_.begin(), reached_caps_.end());
+  for (const auto& [cap, index] : reached_caps_) freeze(index, cap, flows_[index].cap_limit);
+  return reached_caps_.size();
+}
+
 // Progressive filling: raise the rate of every unfrozen flow together until a
 // resource fills or a flow reaches its cap; freeze those flows; repeat.
 // A resource only one flow uses is just a cap on that flow, so it is folded
-// into the flow's cap: only shared resources are scanned per round, and caps
-// are taken in sorted order.
+// into the flow's cap: only shared resources are scanned per round. The flows
+// still filling are scanned for the lowest cap each round (a few rounds a
+// recomputation, and most flows freeze in the first fill), which costs less
+// than a heap of caps whose frozen entries are popped one by one.
 void FluidNetwork::recompute_all_rates() {
   ++counts_.full_recomputations;
   collect_demands();
   fold_private_resources_into_caps();
-  // A min-heap of caps: usually only a few flows freeze at their caps before a
-  // shared resource fills, so a full sort would be wasted.
-  caps_.clear();
-  for (std::uint32_t index : unfrozen_) caps_.push_back({flows_[index].level_cap, index});
-  std::make_heap(caps_.begin(), caps_.end(), std::greater<>{});
-  auto pop_cap = [this] {
-    std::pop_heap(caps_.begin(), caps_.end(), std::greater<>{});
-    caps_.pop_back();
-  };
-  std::size_t frozen_count = 0;
+  filling_.assign(unfrozen_.begin(), unfrozen_.end());
   double level = 0;
   double fill_level = 0;  // where the first shared resource filled
   // Charged to the simulator's effort: with many shared resources filling at
@@ -262,9 +270,8 @@ void FluidNetwork::recompute_all_rates() {
   // collect_demands, the folding of private resources and the usage at the end
   // each visit every active flow's demands.
   simulator_.charge(flows_.size() + 3 * unfrozen_demands_);
-  while (frozen_count < unfrozen_.size()) {
+  while (!filling_.empty()) {
     simulator_.charge(2 * shared_.size());
-    while (flows_[caps_.front().second].frozen) pop_cap();
     double resource_level = kUncapped;
     for (ResourceId id : shared_) {
       const Resource& resource = resources_[id];
@@ -272,7 +279,8 @@ void FluidNetwork::recompute_all_rates() {
         resource_level = std::min(resource_level, level + resource.remaining / resource.weight);
       }
     }
-    const double cap_level = caps_.front().first;
+    double cap_level = kUncapped;
+    for (std::uint32_t index : filling_) cap_level = std::min(cap_level, flows_[index].level_cap);
     const double new_level = std::min(resource_level, cap_level);
     // A resource can fill (within the slack) on a step that a cap set, too.
     bool filled = false;
@@ -286,24 +294,15 @@ void FluidNetwork::recompute_all_rates() {
       }
     }
     level = new_level;
-    const std::size_t before = frozen_count;
-    while (!caps_.empty() && caps_.front().first <= level * (1 + kRelativeSlack)) {
-      const auto [cap, index] = caps_.front();
-      pop_cap();
-      if (!flows_[index].frozen) {
-        freeze(index, cap, flows_[index].cap_limit);
-        ++frozen_count;
-      }
-    }
+    std::size_t frozen = freeze_flows_at_caps(level);
     if (filled) {
       // Every unfrozen flow's demands are looked at.
       simulator_.charge(unfrozen_demands_);
       if (fill_level == 0) fill_level = level;
-      frozen_count += freeze_flows_on_saturated_resources(level);
+      frozen += freeze_flows_on_saturated_resources(level);
     }
-    if (frozen_count == before) {
-      throw std::logic_error("FluidNetwork: progressive filling made no progress");
-    }
+    if (frozen == 0) throw std::logic_error("FluidNetwork: progressive filling made no progress");
+    std::erase_if(filling_, [this](std::uint32_t index) { return flows_[index].frozen; });
   }
   for (ResourceId id : touched_) resources_[id].usage = 0;
   for (std::uint32_t index : unfrozen_) {
@@ -312,17 +311,20 @@ void FluidNetwork::recompute_all_rates() {
       resources_[demand.resource].usage += demand.amount * flow.rate;
     }
   }
-  std::vector<ResourceId> full;
+  std::size_t full_count = 0;
+  ResourceId full = 0;  // the only full one, when full_count is 1
   for (ResourceId id : shared_) {
-    if (resources_[id].saturated) full.push_back(id);
+    if (!resources_[id].saturated) continue;
+    ++full_count;
+    full = id;
   }
   // Without a full shared resource every flow got its effective cap, which is
   // then also its solo rate.
-  mode_ = full.empty() ? Mode::solo : Mode::general;
+  mode_ = full_count == 0 ? Mode::solo : Mode::general;
   if (updates_ == Updates::full_recompute) {
     mode_ = Mode::general;
-  } else if (full.size() == 1) {
-    enter_bottleneck_mode(full.front(), fill_level);
+  } else if (full_count == 1) {
+    enter_bottleneck_mode(full, fill_level);
   }
 }
 

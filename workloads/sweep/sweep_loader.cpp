@@ -171,7 +171,7 @@ class PointReader {
               config::Diagnostics& diagnostics)
       : spec_(spec),
         unchecked_(unchecked),
-        study_(workload, file, options.schedule_names, options.config_dir),
+        study_(workload, file, options.schedule_names, options.config_dir, !spec.axes.empty()),
         hardware_(options.config_dir, options.profile_cache),
         file_(file),
         options_(options),

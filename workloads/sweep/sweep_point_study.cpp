@@ -217,25 +217,52 @@ std::string relative_key(const std::string& key_path, const std::string& workloa
 
 SweepPointStudy::SweepPointStudy(const YAML::Node& workload, std::string file,
                                  std::vector<std::string> schedule_names,
-                                 std::filesystem::path config_dir)
+                                 std::filesystem::path config_dir, bool axes)
     : workload_(workload),
       file_(std::move(file)),
       schedule_names_(std::move(schedule_names)),
-      config_dir_(std::move(config_dir)) {}
+      config_dir_(std::move(config_dir)),
+      read_nodes_(axes) {}
 
-std::string SweepPointStudy::study_text(YAML::Node item,
-                                        const std::optional<PointSchedule>& schedule) const {
+YAML::Node SweepPointStudy::study_node(YAML::Node item,
+                                       const std::optional<PointSchedule>& schedule) {
   if (!find_value(item, "name").IsDefined()) item["name"] = std::string(kDefaultName);
   if (schedule) item[series_key(item)] = schedule->name;
   YAML::Node workloads(YAML::NodeType::Sequence);
   workloads.push_back(item);
-  use_flow_style(workloads);
   YAML::Node study(YAML::NodeType::Map);
   study["hardware"] = "sweep";
   study["workloads"] = workloads;
+  return study;
+}
+
+std::string SweepPointStudy::study_text(YAML::Node item,
+                                        const std::optional<PointSchedule>& schedule) const {
+  const YAML::Node study = study_node(item, schedule);
+  use_flow_style(study["workloads"]);
   YAML::Emitter out;
   out << study;
   return out.c_str();
+}
+
+// Exact for a clean point: the text holds the same keys in the same order with
+// the same scalars (the emitter quotes a string that would read back as null),
+// and reading uses nothing of a node but its type, its scalar and its
+// position; positions show only in problems and in the workload's own
+// position fields, which reach no output in a sweep with axes.
+std::optional<Workload> SweepPointStudy::read_clean(YAML::Node item,
+                                                    const std::optional<PointSchedule>& schedule,
+                                                    const hw::HardwareSpec* hardware) const {
+  config::Loaded<Study> study =
+      read_study_node(study_node(item, schedule), file_, schedule_names_, config_dir_);
+  if (!study.ok() || !study.diagnostics.empty()) return std::nullopt;
+  Workload& loaded = study.value->workloads.front();
+  const auto* gemm = std::get_if<GemmWorkload>(&loaded);
+  if (gemm != nullptr && hardware != nullptr &&
+      !resolve_gemm_kernel(*gemm, *hardware).diagnostics.empty()) {
+    return std::nullopt;
+  }
+  return std::move(loaded);
 }
 
 config::Loaded<Workload> SweepPointStudy::load(std::span<const PointSetting> settings,
@@ -253,6 +280,10 @@ config::Loaded<Workload> SweepPointStudy::load(std::span<const PointSetting> set
     }
   }
   if (!result.diagnostics.empty()) return result;
+  if (read_nodes_) {
+    result.value = read_clean(item, schedule, hardware);
+    if (result.value) return result;
+  }
 
   const std::string text = study_text(item, schedule);
   config::Loaded<Study> study = load_study_text(text, file_, schedule_names_, config_dir_);

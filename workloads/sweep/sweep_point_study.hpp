@@ -9,6 +9,13 @@
 // caused it, to the `schedules:` item, or to the node of `workload:` it is about.
 // The generated text is written in YAML flow style, where every node has a
 // position of its own, so the mapping is exact.
+//
+// Writing and reading that text was 13% of a 1,000-point sweep (bench/README.md,
+// round 7), so where the text's positions cannot show, a point is first read
+// from the nodes themselves: in a sweep with `vary:` axes, whose every problem
+// at run time is reported at its point (at_sweep_point), a point that reads
+// cleanly this way is taken as read. A point with any problem is read again
+// from the text, so that its messages are the ones the text gives.
 
 #include <yaml-cpp/yaml.h>
 
@@ -43,8 +50,11 @@ class SweepPointStudy {
  public:
   // `workload`: the sweep's `workload:` map as read from `file`; `schedule_names`
   // and `config_dir` (model presets) as for load_study.
+  // `axes`: whether the sweep varies anything (then a clean point is read
+  // without the generated text).
   SweepPointStudy(const YAML::Node& workload, std::string file,
-                  std::vector<std::string> schedule_names, std::filesystem::path config_dir);
+                  std::vector<std::string> schedule_names, std::filesystem::path config_dir,
+                  bool axes);
 
   // The point's workload, or its problems in sweep-file terms; safe to call
   // from several threads at once. With `hardware`,
@@ -57,8 +67,14 @@ class SweepPointStudy {
                                 const std::string& point = "") const;
 
  private:
-  // `item`: the workload with the point's settings applied.
+  // `item`: the workload with the point's settings applied; it gets the
+  // point's name and schedule.
+  static YAML::Node study_node(YAML::Node item, const std::optional<PointSchedule>& schedule);
   std::string study_text(YAML::Node item, const std::optional<PointSchedule>& schedule) const;
+  // The point's workload read from `item` itself; nothing when it has any
+  // problem (the text then tells which).
+  std::optional<Workload> read_clean(YAML::Node item, const std::optional<PointSchedule>& schedule,
+                                     const hw::HardwareSpec* hardware) const;
   config::Diagnostics map_back(const config::Diagnostics& problems, const std::string& text,
                                std::span<const PointSetting> settings,
                                const std::optional<PointSchedule>& schedule) const;
@@ -70,6 +86,7 @@ class SweepPointStudy {
   std::string file_;
   std::vector<std::string> schedule_names_;
   std::filesystem::path config_dir_;
+  bool read_nodes_;  // read_clean first
 };
 
 }  // namespace tilesim::workloads

@@ -422,10 +422,12 @@ std::vector<std::pair<int, std::int64_t>> run_busy_network() {
 
 // A GPU-like network: chains of flows on "SMs" (each with its own port; with
 // `shared_ports` every third SM runs two chains), all through a shared link,
-// some through a second one, half of them capped. Returns each flow's
-// completion in ps.
+// some through a second one, half of them capped (with `tied_caps` at one of
+// three caps, so that many reach theirs in the same round of a recomputation).
+// Returns each flow's completion in ps.
 std::vector<std::int64_t> run_gpu_like_network(FluidNetwork::Updates updates, int sms,
-                                               bool shared_ports, std::uint64_t seed) {
+                                               bool shared_ports, std::uint64_t seed,
+                                               bool tied_caps = false) {
   Simulator simulator;
   FluidNetwork network(simulator, updates);
   const ResourceId link = network.add_resource(5.0);
@@ -447,9 +449,14 @@ std::vector<std::int64_t> run_gpu_like_network(FluidNetwork::Updates updates, in
     };
     const double bytes = static_cast<double>(200 + next() % 2000);
     FlowDemands demands = {{link, bytes}, {ports[static_cast<std::size_t>(chain % sms)], bytes}};
-    if (next() % 2 == 0) demands.push_back({memory, bytes * 0.3});
-    const double cap = next() % 2 == 0 ? 1.0 / (50.0 + static_cast<double>(next() % 400))
-                                       : FluidNetwork::kUncapped;
+    // Tied caps come with uneven shares of memory, so that the order in which
+    // flows leave the memory's weight shows in its rounding.
+    const double memory_share = tied_caps ? 0.1 * static_cast<double>(1 + next() % 7) : 0.3;
+    if (next() % 2 == 0) demands.push_back({memory, bytes * memory_share});
+    const double cap =
+        next() % 2 == 0
+            ? 1.0 / (50.0 + static_cast<double>(tied_caps ? 10 * (next() % 3) : next() % 400))
+            : FluidNetwork::kUncapped;
     network.start_flow(std::move(demands), cap, [&, chain, step] {
       finished[static_cast<std::size_t>(chain * kFlowsPerChain + step)] = simulator.now().ps();
       start_link(chain, step + 1);
@@ -483,6 +490,36 @@ TEST(FluidNetworkIncremental, MatchesTheFullRecomputationOnBusyNetworks) {
       }
     }
   }
+}
+
+// Every completion, to the picosecond, of the busy GPU-like networks in both
+// modes of updating rates, folded into one number (FNV-1a).
+std::uint64_t busy_network_fingerprint() {
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (const auto updates :
+       {FluidNetwork::Updates::full_recompute, FluidNetwork::Updates::incremental}) {
+    for (const int sms : {3, 16, 60}) {
+      for (const bool shared_ports : {false, true}) {
+        for (const std::uint64_t seed : {1u, 7u, 42u}) {
+          for (const bool tied_caps : {false, true}) {
+            for (const std::int64_t ps :
+                 run_gpu_like_network(updates, sms, shared_ports, seed, tied_caps)) {
+              hash = (hash ^ static_cast<std::uint64_t>(ps)) * 1099511628211ULL;
+            }
+          }
+        }
+      }
+    }
+  }
+  return hash;
+}
+
+// The recomputation's floating-point operations are part of every result: a
+// change to how it is computed (round 8: a scan for the lowest cap instead of a
+// heap) must keep each of them, in the same order. Pinned to what the heap of
+// caps gave.
+TEST(FluidNetworkDeterminism, RecomputationsGiveThePicosecondsTheyAlwaysGave) {
+  EXPECT_EQ(busy_network_fingerprint(), 11452672671601995397u);
 }
 
 TEST(FluidNetworkDeterminism, TwoIdenticalRunsCompleteIdentically) {
