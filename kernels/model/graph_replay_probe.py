@@ -24,6 +24,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from torch_llama_forward import (CaseForward, Model, capture_graph, host_time_of_call,  # noqa: E402
+                                 kernels_of)
 
 
 def timed(torch, fn, mode, rounds, eager=None):
@@ -51,28 +53,8 @@ def timed(torch, fn, mode, rounds, eager=None):
     return statistics.median(times)
 
 
-def host_call_us(torch, fn, rounds):
-    """Median host time of one call after a synchronize."""
-    times = []
-    for _ in range(rounds):
-        torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        fn()
-        times.append(1e6 * (time.perf_counter() - t0))
-    torch.cuda.synchronize()
-    return statistics.median(times)
-
-
-def capture(torch, fn):
-    stream = torch.cuda.Stream()
-    stream.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(stream):
-        for _ in range(2):
-            fn()
-    torch.cuda.current_stream().wait_stream(stream)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        fn()
+def warmed(torch, graph):
+    """`graph`, replayed 3 times before it is timed."""
     for _ in range(3):
         graph.replay()
     torch.cuda.synchronize()
@@ -91,7 +73,6 @@ def main(argv):
     if not torch.cuda.is_available():
         print("no GPU", file=sys.stderr)
         return 3
-    from torch_llama_forward import Model, kernels_of
     device = torch.device("cuda")
     if args.profile_first:
         x = torch.ones(16, device=device)
@@ -109,26 +90,20 @@ def main(argv):
         for name, layers, batch, context in forwards:
             dims = models[name]
             model = Model(torch, dims, layers, device, torch.bfloat16)
-            caches = [(torch.randn(batch, dims["kv_heads"], context, dims["head_dim"],
-                                   device=device, dtype=torch.bfloat16),
-                       torch.randn(batch, dims["kv_heads"], context, dims["head_dim"],
-                                   device=device, dtype=torch.bfloat16)) for _ in range(layers)]
-            ids = torch.randint(0, dims["vocab"], (batch, 1), device=device)
-
-            def eager():
-                return model.forward(ids, caches, (context - 1, context), layers, False)
-
-            graph = capture(torch, eager)
-            row = dict(graph=f"{name}_decode_b{batch}_c{context}_{layers}layers")
-            row.update({m: round(timed(torch, graph.replay, m, args.rounds, eager), 2)
-                        for m in modes + ("after_eager", "after_eager_warm")})
-            row["replay_host_call_us"] = round(host_call_us(torch, graph.replay, args.rounds), 1)
-            row["eager"] = round(timed(torch, eager, "single", 5), 1)
+            case = dict(phase="decode", layers=layers, batch=batch, context=context)
+            with CaseForward(torch, model, dims, case, device) as forward:
+                warmed(torch, forward.graph)
+                row = dict(graph=f"{name}_decode_b{batch}_c{context}_{layers}layers")
+                row.update({m: round(timed(torch, forward.graph.replay, m, args.rounds,
+                                           forward.eager), 2)
+                            for m in modes + ("after_eager", "after_eager_warm")})
+                row["replay_host_call_us"] = round(
+                    host_time_of_call(torch, forward.graph.replay, args.rounds), 1)
+                row["eager"] = round(timed(torch, forward.eager, "single", 5), 1)
             print(row, flush=True)
             results.append(row)
-            del model, caches, graph
+            del model
             torch.cuda.empty_cache()
-    with torch.inference_mode():
         x = torch.randn(1, 4096, device=device, dtype=torch.bfloat16)
         big = torch.randn(4 << 20, device=device, dtype=torch.bfloat16)
         big_out = torch.empty_like(big)
@@ -136,7 +111,7 @@ def main(argv):
             chains = {"add_1x4096": lambda: [x.add_(1.0) for _ in range(nodes)],
                       "copy_8mib": lambda: [big_out.copy_(big) for _ in range(nodes)]}
             for op, fn in chains.items():
-                graph = capture(torch, fn)
+                graph = warmed(torch, capture_graph(torch, fn)[0])
                 row = dict(graph=f"{op}_x{nodes}")
                 row.update({m: round(timed(torch, graph.replay, m, args.rounds), 2) for m in modes})
                 print(row, flush=True)
