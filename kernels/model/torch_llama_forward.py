@@ -7,7 +7,7 @@ CSV"), a JSON sidecar (GPU, clocks, driver, CUDA, torch, date, revision) and
 the kernels each forward launches, read with the profiler.
 
   python3 kernels/model/torch_llama_forward.py [--cases kernels/model/llama_forward_cases.json]
-      --csv OUT.csv [--kernels OUT_kernels.csv] [--json OUT.json]
+      --csv OUT.csv [--kernels OUT_kernels.csv.gz] [--json OUT.json]
 
 "Plain PyTorch" means what a Hugging Face-style implementation launches, op by
 op: RMSNorm upcast to fp32 (to(fp32), pow, mean, add eps, rsqrt, mul, to(bf16),
@@ -45,6 +45,7 @@ failed; 3 no GPU.
 import argparse
 import csv
 import datetime
+import gzip
 import json
 import os
 import statistics
@@ -299,6 +300,20 @@ def time_interleaved(torch, launches, min_runs=12, budget_s=0.4):
     return {name: sorted(v) for name, v in times.items()}
 
 
+def capture_graph(torch, fn):
+    """(a CUDA graph of `fn`, its static output), after two warm-up calls on a side stream."""
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        for _ in range(2):
+            fn()
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = fn()
+    return graph, out
+
+
 class CaseForward:
     """One case's caches, inputs, eager forward and captured CUDA graph; freed on exit."""
 
@@ -326,15 +341,7 @@ class CaseForward:
         for _ in range(3):
             self.eager()
         t.cuda.synchronize()
-        stream = t.cuda.Stream()
-        stream.wait_stream(t.cuda.current_stream())
-        with t.cuda.stream(stream):
-            for _ in range(2):
-                self.eager()
-        t.cuda.current_stream().wait_stream(stream)
-        self.graph = t.cuda.CUDAGraph()
-        with t.cuda.graph(self.graph):
-            self.static_out = self.eager()
+        self.graph, self.static_out = capture_graph(t, self.eager)
         return self
 
     def graph_matches_eager(self):
@@ -373,7 +380,7 @@ def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
     p.add_argument("--cases", default=os.path.join(here, "llama_forward_cases.json"))
     p.add_argument("--csv", required=True)
-    p.add_argument("--kernels")
+    p.add_argument("--kernels", help="the profiler's kernel list; gzip-compressed when it ends in .gz")
     p.add_argument("--json")
     p.add_argument("--only", help="comma-separated case names")
     p.add_argument("--hardware", default="h100_sxm",
@@ -451,7 +458,8 @@ def main(argv):
         writer.writeheader()
         writer.writerows(rows)
     if args.kernels:
-        with open(args.kernels, "w", newline="") as f:
+        opener = gzip.open if args.kernels.endswith(".gz") else open  # the lists compress 30x
+        with opener(args.kernels, "wt", newline="") as f:
             writer = csv.writer(f)
             writer.writerow(["case", "launch", "index", "kernel", "gpu_us", "start_us"])
             writer.writerows(kernel_rows)
