@@ -9,7 +9,6 @@
 #include "kernels/attention/attention_reference.hpp"
 #include "kernels/common/cuda_check.hpp"
 #include "kernels/common/device_buffer.hpp"
-#include "kernels/measure/cublas_host_probe.hpp"
 
 namespace tilesim::measure {
 
@@ -48,10 +47,6 @@ AttentionMeasurement measure_attention(const AttentionCase& item, const TimingOp
   // A wrong result has no timing worth writing (measurement_writer.hpp, check_failure).
   if (!result.check_passed) return result;
 
-  // Host-bound unfused rows run at this host's speed: it differs between leases.
-  if (item.variant == kernels::AttentionVariant::unfused) {
-    result.cublas_call_probe_us = cublas_call_host_us(stream);
-  }
   const std::function<void(int)> launch = [&](int set) {
     kernels::launch_attention(item.variant, problem, sets[static_cast<std::size_t>(set)]->tensors(),
                               workspace.get(), stream);

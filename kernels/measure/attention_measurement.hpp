@@ -8,7 +8,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 
 #include "kernels/measure/attention_case.hpp"
 #include "kernels/measure/timed_runs.hpp"
@@ -28,9 +27,6 @@ struct AttentionMeasurement {
   int kernels = 0;  // launches per run
   std::size_t workspace_bytes = 0;
   int splits = 0;  // KV splits per sequence used (0: none)
-  // Unfused rows: the host's us per cuBLAS call just before the timed runs
-  // (cublas_host_probe.hpp); nullopt for the other variants.
-  std::optional<double> cublas_call_probe_us;
 };
 
 // A case whose checked run fails is not timed: its timing fields stay 0.

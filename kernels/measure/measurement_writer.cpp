@@ -62,11 +62,10 @@ nlohmann::json clock_json(const ClockSample& clock) {
 
 // The attention columns (the contract in kernels/README.md), in order.
 constexpr const char* kAttentionColumns[] = {
-    "name",        "kernel",      "variant",      "batch",     "heads",
-    "kv_heads",    "q_len",       "kv_len",       "kv_lens",   "head_dim",
-    "causal",      "dtype",       "splits",       "page_size", "time_us",
-    "time_us_min", "time_us_p90", "tflops",       "gbps",      "runs",
-    "input_sets",  "rel_error",   "sm_clock_mhz", "power_w",   "cublas_call_probe_us"};
+    "name",   "kernel",    "variant",    "batch",       "heads",        "kv_heads",
+    "q_len",  "kv_len",    "kv_lens",    "head_dim",    "causal",       "dtype",
+    "splits", "page_size", "time_us",    "time_us_min", "time_us_p90",  "tflops",
+    "gbps",   "runs",      "input_sets", "rel_error",   "sm_clock_mhz", "power_w"};
 
 std::vector<std::string> split_cells(const std::string& line) {
   std::vector<std::string> cells;
@@ -121,8 +120,6 @@ std::map<std::string, std::string> attention_cells(const MeasuredAttentionRow& r
       {"rel_error", fmt::format("{:.3e}", m.relative_error)},
       {"sm_clock_mhz", clock_cell(m.timed.clock)},
       {"power_w", power_cell(m.timed.clock)},
-      {"cublas_call_probe_us",
-       m.cublas_call_probe_us ? fmt::format("{:.2f}", *m.cublas_call_probe_us) : ""},
   };
 }
 
@@ -331,8 +328,6 @@ nlohmann::json row_json(const MeasuredAttentionRow& row) {
   json["clock_during_timed_runs"] = clock_json(m.timed.clock);
   json["kernels"] = m.kernels;
   json["workspace_bytes"] = m.workspace_bytes;
-  json["cublas_call_probe_us"] =
-      m.cublas_call_probe_us ? nlohmann::json(*m.cublas_call_probe_us) : nlohmann::json(nullptr);
   json["useful_flops"] = problem.useful_flops();
   json["min_bytes"] = problem.min_bytes();
   if (row.attention.variant == kernels::AttentionVariant::flash ||

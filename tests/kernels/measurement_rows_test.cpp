@@ -22,7 +22,7 @@ const std::string kGemmHeader =
 const std::string kAttentionHeader =
     "name,kernel,variant,batch,heads,kv_heads,q_len,kv_len,kv_lens,head_dim,causal,dtype,splits,"
     "page_size,time_us,time_us_min,time_us_p90,tflops,gbps,runs,input_sets,rel_error,sm_clock_mhz,"
-    "power_w,cublas_call_probe_us";
+    "power_w";
 
 workloads::AttentionWorkload prefill_workload() {
   workloads::AttentionWorkload workload;
@@ -178,20 +178,7 @@ TEST(MeasurementCsv, AttentionOnlyWritesTheContractColumns) {
   EXPECT_EQ(text[0], kAttentionHeader);
   EXPECT_EQ(text[1],
             "prefill,tilesim_ref,flash,1,32,8,4096,4096,,128,true,bf16,,,812.500,800.250,830.000,"
-            "169.25,61.50,20,1,2.250e-03,,,");
-}
-
-// An unfused row closes with the host's cost per cuBLAS call probed before it.
-TEST(MeasurementCsv, UnfusedRowsCarryTheCublasCallProbe) {
-  workloads::AttentionWorkload unfused = prefill_workload();
-  unfused.variant = "unfused";
-  MeasuredAttentionRow row = attention_row(unfused);
-  row.measurement.cublas_call_probe_us = 9.126;
-  const auto text = lines(measurement_csv({row}));
-  ASSERT_EQ(text.size(), 2u);
-  EXPECT_EQ(text[1].substr(text[1].size() - 6), ",,9.13") << text[1];
-  EXPECT_DOUBLE_EQ(row_json(row)["cublas_call_probe_us"].get<double>(), 9.126);
-  EXPECT_TRUE(row_json(attention_row(prefill_workload()))["cublas_call_probe_us"].is_null());
+            "169.25,61.50,20,1,2.250e-03,,");
 }
 
 // The row names the kernel class in `kernel` and keeps the study's variant.
@@ -202,7 +189,7 @@ TEST(MeasurementCsv, WgmmaRowsSayTheKernelAndTheStudyVariant) {
   ASSERT_EQ(text.size(), 2u);
   EXPECT_EQ(text[1],
             "prefill,tilesim_ref_wgmma,flash,1,32,8,4096,4096,,128,true,bf16,,,812.500,800.250,"
-            "830.000,169.25,61.50,20,1,2.250e-03,,,");
+            "830.000,169.25,61.50,20,1,2.250e-03,,");
 }
 
 TEST(MeasurementCsv, MixedStudiesWriteTheUnionGemmColumnsFirst) {
@@ -214,13 +201,13 @@ TEST(MeasurementCsv, MixedStudiesWriteTheUnionGemmColumnsFirst) {
   ASSERT_EQ(text.size(), 3u);
   EXPECT_EQ(text[0], kGemmHeader +
                          ",variant,batch,heads,kv_heads,q_len,kv_len,kv_lens,head_dim,causal,"
-                         "page_size,gbps,cublas_call_probe_us");
+                         "page_size,gbps");
   // The GEMM row leaves the attention columns empty (its variant cell too).
-  EXPECT_EQ(text[1], csv_row(gemm_row()) + ",,,,,,,,,,,,");
+  EXPECT_EQ(text[1], csv_row(gemm_row()) + ",,,,,,,,,,,");
   // The attention row: GEMM-only columns empty, varlen lengths in kv_lens.
   EXPECT_EQ(text[2],
             "prefill,tilesim_ref,,,,,bf16,,,,,812.500,800.250,830.000,169.25,20,,,,,,,,,,,1,"
-            "2.250e-03,,,,flash,3,32,8,4096,,131072;1024;1024,128,false,,61.50,");
+            "2.250e-03,,,,flash,3,32,8,4096,,131072;1024;1024,128,false,,61.50");
 }
 
 // A case whose result check failed has no timing to give: no CSV row, and the

@@ -39,9 +39,9 @@ const std::vector<std::string>& attention_required_columns() {
 }
 
 const std::vector<std::string>& attention_only_columns() {
-  static const std::vector<std::string> columns = {
-      "variant", "batch",    "heads",  "kv_heads",  "q_len", "kv_len",
-      "kv_lens", "head_dim", "causal", "page_size", "gbps",  "cublas_call_probe_us"};
+  static const std::vector<std::string> columns = {"variant", "batch",     "heads",   "kv_heads",
+                                                   "q_len",   "kv_len",    "kv_lens", "head_dim",
+                                                   "causal",  "page_size", "gbps"};
   return columns;
 }
 
@@ -121,19 +121,6 @@ AttentionRowEntry attention_row_entry(const CsvRow& row, CsvProblems& problems) 
       problems.at(row, "splits",
                   fmt::format("applies to flash_decoding and paged_v2 rows, not {}; leave it "
                               "empty",
-                              variant));
-    }
-  }
-  const std::string& probe = row.cell("cublas_call_probe_us");
-  if (!probe.empty()) {
-    result.cublas_call_probe_us = parse_positive(probe);
-    if (!result.cublas_call_probe_us) {
-      problems.at(row, "cublas_call_probe_us",
-                  fmt::format("expected a positive number of microseconds, got \"{}\"", probe));
-    } else if (variant != "unfused" && variant_ok) {
-      problems.at(row, "cublas_call_probe_us",
-                  fmt::format("the host's cost per cuBLAS call of an unfused row; {} rows "
-                              "leave it empty",
                               variant));
     }
   }

@@ -25,7 +25,6 @@ struct AttentionRowEntry {
       study_entry;  // "{name: ..., attention: {...}, variant: ..., kernel: <implementation>}"
   std::string implementation;  // the `kernel` cell
   std::optional<int> measured_splits;
-  std::optional<double> cublas_call_probe_us;  // unfused rows measured with the host probe
 };
 
 // Every problem of the row's cells goes to `problems`; the entry is built

@@ -34,10 +34,6 @@ struct MeasuredAttention {
   // The `splits` cell of a paged_v2 row (partitions per sequence), which the
   // model does not take: it cuts 512-key partitions.
   std::optional<int> measured_splits;
-  // Unfused rows: the host's us per cuBLAS call (with its launch), probed just
-  // before the row was timed (kernels/measure/cublas_host_probe.hpp); files
-  // measured before 2026-11-27's round 10 have none.
-  std::optional<double> cublas_call_probe_us;
   double time_us = 0;
   std::optional<double> time_us_p90;
   int line = 0;

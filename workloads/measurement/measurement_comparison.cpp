@@ -130,57 +130,16 @@ config::Loaded<MeasuredComparison<ComparedGemm>> simulate_measured(
       });
 }
 
-hw::HardwareSpec attention_row_hardware(const MeasuredAttention& row, const hw::HardwareSpec& spec,
-                                        HostDispatch host_dispatch) {
-  hw::HardwareSpec hardware = spec;
-  if (host_dispatch != HostDispatch::probe || !row.cublas_call_probe_us ||
-      row.workload.variant != "unfused") {
-    return hardware;
-  }
-  const std::optional<AttentionImplementation> implementation =
-      find_attention_implementation(row.implementation);
-  if (!implementation) return hardware;
-  const auto profile = hardware.attention_profiles.find(implementation->unfused_profile);
-  if (profile == hardware.attention_profiles.end()) return hardware;
-  // The probe times a call with its launch; launch.host_issue is the launch.
-  profile->second.gemm_call_host_s =
-      std::max(0.0, *row.cublas_call_probe_us * 1e-6 - spec.launch.host_issue_s);
-  return hardware;
-}
-
 config::Loaded<MeasuredComparison<ComparedAttention>> simulate_measured_attention(
     const std::vector<MeasuredAttention>& rows, const hw::HardwareSpec& spec,
-    const GemmScheduleRegistry& schedules, HostDispatch host_dispatch, double max_events,
-    bool approximate) {
-  auto compare_on = [&](const std::vector<MeasuredAttention>& some,
-                        const hw::HardwareSpec& hardware) {
-    // A concrete variant gives one run per workload, in order.
-    return paired_with_runs<ComparedAttention>(
-        some, study_of(some), hardware, schedules, max_events, approximate,
-        [&hardware](const MeasuredAttention& row, const WorkloadRun& run) {
-          return ComparedAttention{row, run.schedule, run.result.time_us(),
-                                   paged_v2_note(row, hardware), kernel_class_of(row, hardware)};
-        });
-  };
-  const bool probed = std::any_of(rows.begin(), rows.end(), [](const MeasuredAttention& row) {
-    return row.cublas_call_probe_us.has_value();
-  });
-  if (!probed || host_dispatch == HostDispatch::hardware) return compare_on(rows, spec);
-  // Each row on the host its own probe measured: one run per row, in order.
-  config::Loaded<MeasuredComparison<ComparedAttention>> all;
-  all.value.emplace();
-  for (const MeasuredAttention& row : rows) {
-    config::Loaded<MeasuredComparison<ComparedAttention>> one =
-        compare_on(std::vector{row}, attention_row_hardware(row, spec, host_dispatch));
-    all.diagnostics.append(one.diagnostics);
-    if (!one.ok()) continue;
-    for (ComparedAttention& compared : one.value->compared) {
-      all.value->compared.push_back(std::move(compared));
-    }
-    for (SkippedRow& skipped : one.value->skipped) all.value->skipped.push_back(std::move(skipped));
-  }
-  if (!all.diagnostics.empty()) all.value.reset();
-  return all;
+    const GemmScheduleRegistry& schedules, double max_events, bool approximate) {
+  // A concrete variant gives one run per workload, in order.
+  return paired_with_runs<ComparedAttention>(
+      rows, study_of(rows), spec, schedules, max_events, approximate,
+      [&spec](const MeasuredAttention& row, const WorkloadRun& run) {
+        return ComparedAttention{row, run.schedule, run.result.time_us(), paged_v2_note(row, spec),
+                                 kernel_class_of(row, spec)};
+      });
 }
 
 hw::HardwareSpec model_row_hardware(const MeasuredModel& row, const hw::HardwareSpec& spec,

@@ -58,38 +58,5 @@ TEST(MeasurementComparison, TheBudgetDecidesWhatIsSkipped) {
   EXPECT_TRUE(enough.value->skipped.empty());
 }
 
-std::vector<MeasuredAttention> attention_rows(const std::string& body) {
-  const auto loaded = read_measured_csv_text(
-      "name,kernel,variant,batch,heads,kv_heads,q_len,kv_len,kv_lens,head_dim,causal,dtype,"
-      "splits,page_size,time_us,cublas_call_probe_us\n" +
-          body,
-      "a.csv", schedules().names());
-  EXPECT_TRUE(loaded.ok()) << loaded.diagnostics.format();
-  return loaded.ok() ? loaded.value->attention : std::vector<MeasuredAttention>{};
-}
-
-// An unfused row of many short sequences is host-bound: simulated on the host
-// its probe measured, a slower host (more us per cuBLAS call) takes longer,
-// by the row's 2 x 8 x 64 calls' difference; `hardware` ignores the probes.
-TEST(MeasurementComparison, UnfusedRowsRunOnTheHostTheirProbeMeasured) {
-  const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
-  const std::string shape = "tilesim_ref,unfused,64,32,4,128,128,,128,false,bf16,,,900,";
-  const std::vector<MeasuredAttention> rows =
-      attention_rows("fast," + shape + "6\nslow," + shape + "11\n");
-  const auto probed = simulate_measured_attention(rows, spec, schedules(), HostDispatch::probe);
-  ASSERT_TRUE(probed.ok()) << probed.diagnostics.format();
-  ASSERT_EQ(probed.value->compared.size(), 2u);
-  const double fast_us = probed.value->compared[0].predicted_us;
-  const double slow_us = probed.value->compared[1].predicted_us;
-  EXPECT_NEAR(slow_us - fast_us, 2 * 8 * 64 * 5.0, 0.05 * 2 * 8 * 64 * 5.0);
-  const auto file = simulate_measured_attention(rows, spec, schedules(), HostDispatch::hardware);
-  ASSERT_TRUE(file.ok()) << file.diagnostics.format();
-  EXPECT_DOUBLE_EQ(file.value->compared[0].predicted_us, file.value->compared[1].predicted_us);
-  EXPECT_EQ(attention_row_hardware(rows[0], spec, HostDispatch::probe)
-                .attention_profiles.at("tilesim_ref_unfused")
-                .gemm_call_host_s,
-            6e-6 - spec.launch.host_issue_s);
-}
-
 }  // namespace
 }  // namespace tilesim::workloads
