@@ -1,6 +1,6 @@
 // Accuracy guard for attention (docs/validation.md, "Attention"): re-simulates
-// the committed measurements of the attention validation studies 1, 3, 4, 5
-// and 6 (seen) and 7 (held out) -- PyTorch SDPA's backends and our own
+// the committed measurements of the attention validation studies 1, 3, 4, 5,
+// 6 and 7 (seen) and 10 (held out) -- PyTorch SDPA's backends and our own
 // kernels -- on the calibrated hardware file, the way `tilesim compare` does.
 //
 // Each implementation runs with the attention profile of its class
@@ -432,6 +432,58 @@ void expect_own_within(const char* file, const OwnLimits& limit,
   expect_ratios_within(summary, limit.fused_unfused_error);
   EXPECT_GT(summary.attention.decode_choice.groups.size(), 0u);
   EXPECT_GE(summary.attention.decode_choice.top1_share(), limit.min_decode_top1_share);
+}
+
+// Prefill files of our kernels alone (flash and unfused rows of the same
+// shapes, no decode rows): round 10's held-out validation 10 and its
+// re-measure of the seen unfused rows. The target for the ratio is
+// every case within 15%; the guard holds how many are today.
+struct PrefillFile {
+  const char* file;
+  int min_cases;
+  double mape, case_error, fused_unfused_error;
+  int min_ratios_within_15;
+};
+
+constexpr PrefillFile kRound10Files[] = {
+    // Held out (14 new shapes, 10 with a host-bound unfused path): MAPE 12.7%, worst -23.1%
+    // (88 x 112 keys unfused: the host's cost per call), ratios 9 of 14 within 15%, worst
+    // +32.4%; a per-row cuBLAS call probe was tried on it and reverted (docs/validation.md,
+    // round 10).
+    {"bench/measurements/h100_sxm_2026-11-27_attention_validation_10_ref.csv", 28, 13.3, 24.0, 33.5,
+     9},
+    // The own unfused rows of validations 4-7 and calibrations 4-5 with their flash partners,
+    // timed again in the same call: MAPE 11.6%, worst -31.2% (64 x 112 keys unfused), ratios
+    // 17 of 27 within 15%, worst +48.9% (40 x 256 keys d64 fp16 causal).
+    {"bench/measurements/h100_sxm_2026-11-27_attention_round10_unfused_remeasure_ref.csv", 54, 12.2,
+     32.0, 50.0, 17},
+};
+
+void expect_prefill_within(const PrefillFile& limit) {
+  const report::ComparedRows rows = compare_file(limit.file);
+  const report::ComparisonSummary summary = report::summarize_comparison(rows);
+  std::cout << report::comparison_table(rows, summary);
+  EXPECT_GE(summary.attention.all.cases, limit.min_cases);
+  EXPECT_LE(summary.attention.all.mape_percent, limit.mape);
+  for (const workloads::ComparedAttention& row : rows.attention) {
+    EXPECT_LE(std::abs(error_percent(row)), limit.case_error)
+        << row.measured.workload.name << ": measured " << row.measured.time_us << " us, predicted "
+        << row.predicted_us;
+  }
+  expect_ratios_within(summary, limit.fused_unfused_error);
+  const auto within =
+      std::count_if(summary.attention.fused_unfused.begin(), summary.attention.fused_unfused.end(),
+                    [](const report::FusedUnfusedRatio& r) {
+                      return 100 * std::abs(r.predicted / r.measured - 1) <= 15;
+                    });
+  EXPECT_GE(within, limit.min_ratios_within_15);
+}
+
+TEST(H100AttentionAccuracy, OwnPrefillRound10) {
+  for (const PrefillFile& f : kRound10Files) {
+    SCOPED_TRACE(f.file);
+    expect_prefill_within(f);
+  }
 }
 
 TEST(H100AttentionAccuracy, SdpaBackends) {
