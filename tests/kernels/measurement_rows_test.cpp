@@ -18,7 +18,7 @@ namespace {
 const std::string kGemmHeader =
     "name,kernel,schedule,m,n,k,dtype,tile_m,tile_n,tile_k,splits,time_us,time_us_min,"
     "time_us_p90,tflops,runs,out_dtype,reduction,stream_k_mode,fixup,warps,stages,swizzle,ctas,"
-    "sk_tiles,sk_ctas,input_sets,rel_error,profile,sm_clock_mhz,power_w";
+    "sk_tiles,sk_ctas,input_sets,rel_error,profile,sm_clock_mhz,power_w,persistent";
 const std::string kAttentionHeader =
     "name,kernel,variant,batch,heads,kv_heads,q_len,kv_len,kv_lens,head_dim,causal,dtype,splits,"
     "page_size,time_us,time_us_min,time_us_p90,tflops,gbps,runs,input_sets,rel_error,sm_clock_mhz,"
