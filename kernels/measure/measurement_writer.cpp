@@ -141,10 +141,8 @@ std::string measured_profile(const GemmCase& gemm) {
 
 std::string csv_header() {
   return "name,kernel,schedule,m,n,k,dtype,tile_m,tile_n,tile_k,splits,time_us,time_us_min,"
-         "time_us_p90,tflops,runs,"
-         "out_dtype,reduction,stream_k_mode,fixup,warps,stages,swizzle,ctas,sk_tiles,sk_ctas,input_"
-         "sets,"
-         "rel_error,profile,sm_clock_mhz,power_w,persistent";
+         "time_us_p90,tflops,runs,out_dtype,reduction,stream_k_mode,fixup,persistent,warps,stages,"
+         "swizzle,ctas,sk_tiles,sk_ctas,input_sets,rel_error,profile,sm_clock_mhz,power_w";
 }
 
 std::string csv_row(const MeasuredRow& row) {
@@ -157,16 +155,16 @@ std::string csv_row(const MeasuredRow& row) {
   const bool stream_k = ours && config.schedule == kernels::GemmSchedule::stream_k;
   return fmt::format(
       "{},{},{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.2f},{},{},{},{},{},{},{},{},{},{},"
-      "{},{},{:.3e},{},{},{},{}",
+      "{},{},{},{:.3e},{},{},{}",
       row.gemm.name, row.gemm.kernel, row.gemm.schedule, config.m, config.n, config.k,
       kernels::to_string(config.input_type), optional_int(ours, tile.m), optional_int(ours, tile.n),
       optional_int(ours, tile.k), optional_int(split, m.plan.splits), m.time_us, m.time_us_min,
       m.time_us_p90, m.tflops, m.runs, kernels::to_string(config.output_type), reduction(row),
-      stream_k_mode(row), fixup(row), optional_int(ours, tile.warps),
+      stream_k_mode(row), fixup(row), persistent(row), optional_int(ours, tile.warps),
       optional_int(ours, tile.stages), optional_int(ours, config.swizzle),
       optional_int(ours, m.plan.grid_ctas), optional_int(stream_k, m.plan.sk_tiles),
       optional_int(stream_k, m.plan.sk_ctas), m.input_sets, m.relative_error,
-      measured_profile(row.gemm), clock_cell(m.clock), power_cell(m.clock), persistent(row));
+      measured_profile(row.gemm), clock_cell(m.clock), power_cell(m.clock));
 }
 
 nlohmann::json row_json(const MeasuredRow& row) {

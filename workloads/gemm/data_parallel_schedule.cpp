@@ -62,7 +62,8 @@ gpu::KernelPlan DataParallelSchedule::lower(const GemmWorkload& workload,
       gpu::BlockScheduler(spec.sm).ctas_per_sm(gemm_footprint(workload.problem, config));
   auto programs = std::make_shared<DataParallelPrograms>(workload, config, persistent_ctas);
   gpu::KernelPlan plan;
-  // Persistent: clusters are not modelled (as for Stream-K, docs/gemm-schedules.md).
+  // Persistent: CTAs dispatched singly; reads keep the profile's multicast
+  // (as for Stream-K, docs/gemm-schedules.md).
   plan.kernels.push_back(gemm_kernel_launch(
       workload.name + (workload.persistent ? ".gemm_dp_persistent" : ".gemm_dp"), workload.problem,
       config, programs->cta_count(), programs, workload.persistent ? 1 : 0));
