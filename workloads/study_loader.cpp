@@ -96,6 +96,12 @@ config::Schema<GemmWorkload> workload_schema(const std::vector<std::string>& gem
             .describe("GEMM schedule from the registry: data_parallel, split_k, stream_k, auto, "
                       "compare, ... (an unknown name is answered with the list)."),
         into(&W::schedule));
+  s.add(Param::choice("persistent", {"true", "false"})
+            .default_to("false")
+            .describe("data_parallel only: `true` launches SMs x occupancy CTAs, CTA b computing "
+                      "tiles b, b + grid, ... whole and back to back (each tile's loads overlap "
+                      "the previous tile's epilogue); `false` launches one CTA per tile."),
+        [](W& workload, const Value& value) { workload.persistent = value.text == "true"; });
   s.add(Param::text("kernel").name_like().default_to("library").describe(
             "Kernel profile, one the hardware file offers (`kernels:`): `library` "
             "(vendor-class), `tilesim_ref` (our mma.sync kernel) or `tilesim_ref_wgmma` (our "
@@ -145,6 +151,20 @@ config::Schema<GemmWorkload> workload_schema(const std::vector<std::string>& gem
           workload.fixup = value.text == "atomic" ? FixupOrder::atomic : FixupOrder::deterministic;
         });
   return s;
+}
+
+// `persistent` changes only how data-parallel tiles are dealt out.
+void check_persistent(const config::Values& values, const GemmWorkload& workload,
+                      const config::ReadContext& context, config::Diagnostics& diagnostics) {
+  const auto found = values.find("persistent");
+  if (!workload.persistent || found == values.end() || workload.schedule == "data_parallel") {
+    return;
+  }
+  diagnostics.add(
+      found->second.where, config::join_keys(context.key_prefix, "persistent"),
+      fmt::format("`persistent: true` applies to schedule data_parallel only, not `{}`; "
+                  "drop it or set `schedule: data_parallel`",
+                  workload.schedule));
 }
 
 void read_workloads(const Value& list, const std::vector<std::string>& gemm_schedules,
@@ -203,6 +223,7 @@ void read_workloads(const Value& list, const std::vector<std::string>& gemm_sche
     if (!values.contains("gemm.out_dtype")) {
       workload.problem.output_type = default_output_type(workload.problem.input_type);
     }
+    check_persistent(values, workload, context, diagnostics);
     check_unique_name(values, workload.name);
     study.workloads.emplace_back(std::move(workload));
   }

@@ -35,10 +35,11 @@ bool vector_loads(const GemmLaunchConfig& config) {
   return config.k % 8 == 0 && config.n % 8 == 0;
 }
 
-SchedulerKind scheduler_of(GemmSchedule schedule) {
-  switch (schedule) {
+// Persistent data-parallel runs the Stream-K kernel with no Stream-K tiles.
+SchedulerKind scheduler_of(const GemmLaunchConfig& config) {
+  switch (config.schedule) {
     case GemmSchedule::data_parallel:
-      return SchedulerKind::data_parallel;
+      return config.persistent ? SchedulerKind::stream_k : SchedulerKind::data_parallel;
     case GemmSchedule::split_k_serial:
     case GemmSchedule::split_k_parallel:
       return SchedulerKind::split_k;
@@ -54,6 +55,13 @@ SchedulerKind scheduler_of(GemmSchedule schedule) {
 std::int64_t min_iters_per_stream_k_cta(FixupMode fixup, std::int64_t iters_per_tile) {
   if (fixup == FixupMode::atomic) return 4;
   return std::max<std::int64_t>(8, ceil_div(iters_per_tile, 8));
+}
+
+// Every tile whole, on at most the resident CTAs; no workspace.
+void plan_persistent_data_parallel(const GemmLaunchConfig& config, GemmLaunchPlan& plan) {
+  const std::int64_t grid = std::max(1, config.device.resident_ctas(config.tile));
+  plan.dp_tiles = plan.tiles;
+  plan.grid_ctas = std::min(grid, plan.tiles);
 }
 
 void plan_stream_k(const GemmLaunchConfig& config, GemmLaunchPlan& plan) {
@@ -185,8 +193,11 @@ std::optional<std::string> gemm_config_error(const GemmLaunchConfig& requested) 
   if (config.splits < 1) return "splits must be at least 1";
   if (config.swizzle < 1) return "swizzle must be at least 1";
   const gemm::GemmKernelHandle kernel =
-      gemm::find_gemm_kernel(scheduler_of(config.schedule), config.tile, config.input_type,
+      gemm::find_gemm_kernel(scheduler_of(config), config.tile, config.input_type,
                              config.output_type, vector_loads(config));
+  if (config.persistent && config.schedule != GemmSchedule::data_parallel) {
+    return "persistent applies to the data_parallel schedule only";
+  }
   if (kernel.function == nullptr) {
     return std::string("no kernel variant for ") + std::string(to_string(config.input_type)) +
            " -> " + std::string(to_string(config.output_type)) + " with tile " +
@@ -196,8 +207,10 @@ std::optional<std::string> gemm_config_error(const GemmLaunchConfig& requested) 
     return "tile " + std::string(gemm_tile_shape(config.tile).name) +
            " needs an sm_90 device and its limits (query_gemm_device_limits)";
   }
-  if (config.schedule == GemmSchedule::stream_k && config.device.resident_ctas(config.tile) < 1) {
-    return "stream_k needs the device limits (query_gemm_device_limits)";
+  if (scheduler_of(config) == SchedulerKind::stream_k &&
+      config.device.resident_ctas(config.tile) < 1) {
+    return std::string(config.persistent ? "persistent data_parallel" : "stream_k") +
+           " needs the device limits (query_gemm_device_limits)";
   }
   const GemmLaunchPlan plan = plan_gemm(config);
   if (plan.tiles > INT_MAX || plan.grid_ctas > INT_MAX) return "too many tiles";
@@ -230,7 +243,11 @@ GemmLaunchPlan plan_gemm(const GemmLaunchConfig& requested) {
   };
   switch (config.schedule) {
     case GemmSchedule::data_parallel:
-      plan.grid_ctas = plan.tiles;
+      if (config.persistent) {
+        plan_persistent_data_parallel(config, plan);
+      } else {
+        plan.grid_ctas = plan.tiles;
+      }
       break;
     case GemmSchedule::split_k_serial:
     case GemmSchedule::split_k_parallel:
@@ -255,8 +272,8 @@ GemmLaunchPlan plan_gemm(const GemmLaunchConfig& requested) {
 
 GemmKernelResources gemm_kernel_resources(const GemmLaunchConfig& config) {
   const gemm::GemmKernelHandle kernel =
-      gemm::find_gemm_kernel(scheduler_of(config.schedule), resolved_gemm_tile(config),
-                             config.input_type, config.output_type, vector_loads(config));
+      gemm::find_gemm_kernel(scheduler_of(config), resolved_gemm_tile(config), config.input_type,
+                             config.output_type, vector_loads(config));
   GemmKernelResources resources;
   if (kernel.function == nullptr) return resources;
   cudaFuncAttributes attributes{};
@@ -272,7 +289,7 @@ GemmKernelResources gemm_kernel_resources(const GemmLaunchConfig& config) {
 cudaError_t launch_gemm(const GemmLaunchConfig& config, cudaStream_t stream) {
   if (gemm_config_error(config)) return cudaErrorInvalidValue;
   const GemmLaunchPlan plan = plan_gemm(config);
-  const SchedulerKind kind = scheduler_of(config.schedule);
+  const SchedulerKind kind = scheduler_of(config);
   const GemmTileVariant tile = resolved_gemm_tile(config);
   const gemm::GemmKernelHandle kernel = gemm::find_gemm_kernel(
       kind, tile, config.input_type, config.output_type, vector_loads(config));
@@ -302,7 +319,8 @@ cudaError_t launch_gemm(const GemmLaunchConfig& config, cudaStream_t stream) {
   stream_k.dp_tiles = static_cast<int>(plan.dp_tiles);
   stream_k.sk_ctas = static_cast<int>(plan.sk_ctas);
   stream_k.sk_iters = plan.sk_tiles * plan.iters_per_tile;
-  if (kernel.tensor_maps) {
+  // Persistent data-parallel keeps the fixed list b, b + grid, ... (no counter).
+  if (kernel.tensor_maps && config.schedule == GemmSchedule::stream_k) {
     stream_k.dp_tile_counter = config.workspace.flags + 2 * plan.sk_tiles;
     stream_k.head_first = true;  // the wgmma loop is fast enough for L2 reuse to decide
   }

@@ -25,6 +25,7 @@ enum class ElementType { bf16, fp16, fp32 };
 
 enum class GemmSchedule {
   data_parallel,     // one CTA per output tile, rasterized in bands of `swizzle` tile-rows
+                     // (`persistent`: resident CTAs, each taking tiles b, b + grid, ...)
   split_k_serial,    // tiles x splits CTAs; slices of a tile add up in k order (semaphore)
   split_k_parallel,  // tiles x splits CTAs write fp32 partials; a second kernel reduces them
   stream_k,          // persistent grid; MAC iterations split evenly, crossing tile boundaries
@@ -105,6 +106,11 @@ struct GemmLaunchConfig {
   const void* b = nullptr;  // k x n, row-major
   void* c = nullptr;        // m x n, row-major
   GemmSchedule schedule = GemmSchedule::data_parallel;
+  // data_parallel on a persistent grid (SMs x occupancy CTAs): CTA b computes
+  // tiles b, b + grid, ... whole, so the producer loads a CTA's next tile
+  // while its consumers store the last. Runs the Stream-K kernel with no
+  // Stream-K tiles: its data-parallel phase is that loop.
+  bool persistent = false;
   int splits = 1;  // split-K slices (clamped to the k-blocks of a tile)
   StreamKMode stream_k_mode = StreamKMode::dp_one_tile;
   FixupMode fixup = FixupMode::deterministic;
@@ -123,7 +129,7 @@ struct GemmLaunchPlan {
   std::int64_t grid_ctas = 0;
   int splits = 1;              // split-K slices actually used
   std::int64_t sk_tiles = 0;   // stream_k: the first tiles, iterations shared out
-  std::int64_t dp_tiles = 0;   // stream_k: the rest, done whole (after the SK work)
+  std::int64_t dp_tiles = 0;   // stream_k, persistent data_parallel: tiles done whole
   std::int64_t sk_ctas = 0;    // stream_k: CTAs that take Stream-K iterations
   int kernels = 1;             // launches (split_k_parallel: 2)
   std::size_t flag_bytes = 0;  // workspace needed (0 for data-parallel)

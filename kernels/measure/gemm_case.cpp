@@ -125,7 +125,14 @@ std::variant<GemmCase, CaseError> make_gemm_case(const workloads::GemmWorkload& 
   config.input_type = *input;
   config.output_type = *output;
   config.device = device;
-  if (gemm.implementation == GemmImplementation::library) return gemm;
+  if (gemm.implementation == GemmImplementation::library) {
+    if (workload.persistent) {
+      return CaseError{
+          "persistent: cuBLAS picks its own grid; use kernel tilesim_ref or "
+          "tilesim_ref_wgmma"};
+    }
+    return gemm;
+  }
 
   const config::Loaded<hw::KernelProfile> profile =
       workloads::resolve_gemm_kernel(workload, hardware);
@@ -140,6 +147,7 @@ std::variant<GemmCase, CaseError> make_gemm_case(const workloads::GemmWorkload& 
   }
   if (workload.schedule == "data_parallel") {
     config.schedule = kernels::GemmSchedule::data_parallel;
+    config.persistent = workload.persistent;
   } else if (workload.schedule == "split_k") {
     config.schedule = workload.reduction == workloads::SplitKReduction::parallel
                           ? kernels::GemmSchedule::split_k_parallel

@@ -29,6 +29,11 @@ std::string fixup(const MeasuredRow& row) {
   return std::string(kernels::to_string(config.fixup));
 }
 
+// data_parallel: the study's `persistent` key, filled only when true.
+std::string persistent(const MeasuredRow& row) {
+  return is_reference(row) && row.gemm.config.persistent ? "true" : "";
+}
+
 // split_k: the study's `reduction` key, serial (semaphore) or parallel (+ kernel).
 std::string reduction(const MeasuredRow& row) {
   if (!is_reference(row)) return "";
@@ -136,10 +141,8 @@ std::string measured_profile(const GemmCase& gemm) {
 
 std::string csv_header() {
   return "name,kernel,schedule,m,n,k,dtype,tile_m,tile_n,tile_k,splits,time_us,time_us_min,"
-         "time_us_p90,tflops,runs,"
-         "out_dtype,reduction,stream_k_mode,fixup,warps,stages,swizzle,ctas,sk_tiles,sk_ctas,input_"
-         "sets,"
-         "rel_error,profile,sm_clock_mhz,power_w";
+         "time_us_p90,tflops,runs,out_dtype,reduction,stream_k_mode,fixup,persistent,warps,stages,"
+         "swizzle,ctas,sk_tiles,sk_ctas,input_sets,rel_error,profile,sm_clock_mhz,power_w";
 }
 
 std::string csv_row(const MeasuredRow& row) {
@@ -152,12 +155,12 @@ std::string csv_row(const MeasuredRow& row) {
   const bool stream_k = ours && config.schedule == kernels::GemmSchedule::stream_k;
   return fmt::format(
       "{},{},{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.2f},{},{},{},{},{},{},{},{},{},{},"
-      "{},{},{:.3e},{},{},{}",
+      "{},{},{},{:.3e},{},{},{}",
       row.gemm.name, row.gemm.kernel, row.gemm.schedule, config.m, config.n, config.k,
       kernels::to_string(config.input_type), optional_int(ours, tile.m), optional_int(ours, tile.n),
       optional_int(ours, tile.k), optional_int(split, m.plan.splits), m.time_us, m.time_us_min,
       m.time_us_p90, m.tflops, m.runs, kernels::to_string(config.output_type), reduction(row),
-      stream_k_mode(row), fixup(row), optional_int(ours, tile.warps),
+      stream_k_mode(row), fixup(row), persistent(row), optional_int(ours, tile.warps),
       optional_int(ours, tile.stages), optional_int(ours, config.swizzle),
       optional_int(ours, m.plan.grid_ctas), optional_int(stream_k, m.plan.sk_tiles),
       optional_int(stream_k, m.plan.sk_ctas), m.input_sets, m.relative_error,
@@ -200,6 +203,7 @@ nlohmann::json row_json(const MeasuredRow& row) {
                     {"prefetch_fragments", tile.prefetch_fragments},
                     {"swizzle", config.swizzle}};
     json["variant"] = std::string(kernels::to_string(config.schedule));
+    json["persistent"] = config.persistent;
     json["reduction"] = reduction(row);
     json["stream_k_mode"] = stream_k_mode(row);
     json["fixup"] = fixup(row);

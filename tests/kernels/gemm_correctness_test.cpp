@@ -47,6 +47,7 @@ struct Variant {
   int splits = 1;
   tk::StreamKMode mode = tk::StreamKMode::dp_one_tile;
   tk::FixupMode fixup = tk::FixupMode::deterministic;
+  bool persistent = false;
 };
 
 std::vector<Shape> shapes(bool small) {
@@ -71,6 +72,8 @@ std::vector<Shape> shapes(bool small) {
         {77, 93, 57, bf16, bf16, GemmTileVariant::m128n128k32_w4_s4, "unaligned rows, 4 warps"},
         {140, 300, 96, bf16, bf16, GemmTileVariant::m128n256k32_w8_s4, "edges, 128x256x32"},
         {77, 93, 57, bf16, bf16, GemmTileVariant::m256n128k64_w8_s4, "unaligned rows, 256x128x64"},
+        {2056, 2312, 72, bf16, bf16, GemmTileVariant::m128n256k64_w12_s4_wgmma,
+         "170 tiles with edges: persistent CTAs take 1-2"},
     };
     return list;
   }
@@ -116,6 +119,7 @@ std::vector<Shape> shapes(bool small) {
   list.push_back({64, 256, 65536, bf16, ElementType::fp32, wgmma, "huge k, fp32 out"});
   list.push_back({8, 4096, 4096, bf16, bf16, wgmma, "decode-like m = 8"});
   list.push_back({2304, 2048, 4096, bf16, bf16, wgmma, "144 tiles: one wave + 12"});
+  list.push_back({2056, 4104, 520, bf16, bf16, wgmma, "289 tiles, edges in m, n and k"});
   return list;
 }
 
@@ -125,6 +129,8 @@ std::vector<Variant> variants() {
   using tk::StreamKMode;
   std::vector<Variant> list = {
       {"data_parallel", GemmSchedule::data_parallel},
+      {"data_parallel/persistent", GemmSchedule::data_parallel, 1, StreamKMode::dp_one_tile,
+       FixupMode::deterministic, true},
       {"split_k_serial/3", GemmSchedule::split_k_serial, 3},
       {"split_k_serial/16", GemmSchedule::split_k_serial, 16},
       {"split_k_parallel/4", GemmSchedule::split_k_parallel, 4},
@@ -180,6 +186,7 @@ Outcome check(const Shape& shape, const Variant& variant, const tk::GemmDeviceLi
   config.splits = variant.splits;
   config.stream_k_mode = variant.mode;
   config.fixup = variant.fixup;
+  config.persistent = variant.persistent;
   config.tile = shape.tile;
   config.device = limits;
   config.workspace = workspace.fit(tk::plan_gemm(config));

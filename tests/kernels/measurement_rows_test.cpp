@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "kernels/measure/attention_case.hpp"
+#include "kernels/measure/gemm_case.hpp"
 #include "kernels/measure/measurement_writer.hpp"
+#include "tests/support/shipped_hardware.hpp"
 #include "workloads/attention/attention_workload.hpp"
 
 namespace tilesim::measure {
@@ -17,8 +19,8 @@ namespace {
 
 const std::string kGemmHeader =
     "name,kernel,schedule,m,n,k,dtype,tile_m,tile_n,tile_k,splits,time_us,time_us_min,"
-    "time_us_p90,tflops,runs,out_dtype,reduction,stream_k_mode,fixup,warps,stages,swizzle,ctas,"
-    "sk_tiles,sk_ctas,input_sets,rel_error,profile,sm_clock_mhz,power_w";
+    "time_us_p90,tflops,runs,out_dtype,reduction,stream_k_mode,fixup,persistent,warps,stages,"
+    "swizzle,ctas,sk_tiles,sk_ctas,input_sets,rel_error,profile,sm_clock_mhz,power_w";
 const std::string kAttentionHeader =
     "name,kernel,variant,batch,heads,kv_heads,q_len,kv_len,kv_lens,head_dim,causal,dtype,splits,"
     "page_size,time_us,time_us_min,time_us_p90,tflops,gbps,runs,input_sets,rel_error,sm_clock_mhz,"
@@ -172,6 +174,49 @@ TEST(MeasurementCsv, GemmRowsEndWithTheSampledClockAndPower) {
   EXPECT_EQ(row_json(row)["clock_during_timed_runs"]["samples"], 40);
 }
 
+// An H100 as query_gemm_device_limits() would describe it: one CTA per SM.
+kernels::GemmDeviceLimits h100_limits() {
+  kernels::GemmDeviceLimits limits;
+  limits.sm_count = 132;
+  limits.wgmma = true;
+  limits.ctas_per_sm.fill(1);
+  return limits;
+}
+
+workloads::GemmWorkload persistent_gemm(std::string kernel) {
+  workloads::GemmWorkload workload;
+  workload.name = "square_4096_persistent";
+  workload.problem = {4096, 4096, 4096};
+  workload.kernel = std::move(kernel);
+  workload.persistent = true;
+  return workload;
+}
+
+// `persistent: true` runs our kernel on the resident CTAs (512 tiles of
+// 128x256 on 132), needs no workspace, and says so in its CSV column; cuBLAS
+// picks its own grid, so the study cannot ask it for one.
+TEST(MeasurementCsv, PersistentDataParallelRunsOnTheResidentCtas) {
+  const hw::HardwareSpec h100 = testing::shipped_hardware("h100_sxm");
+  const auto ours = make_gemm_case(persistent_gemm("tilesim_ref_wgmma"), h100, h100_limits());
+  ASSERT_TRUE(std::holds_alternative<GemmCase>(ours)) << std::get<CaseError>(ours).message;
+  MeasuredRow row = gemm_row();
+  row.gemm = std::get<GemmCase>(ours);
+  EXPECT_TRUE(row.gemm.config.persistent);
+  const kernels::GemmLaunchPlan plan = kernels::plan_gemm(row.gemm.config);
+  EXPECT_EQ(plan.grid_ctas, 132);
+  EXPECT_EQ(plan.dp_tiles, 512);
+  EXPECT_EQ(plan.flag_bytes, 0u);
+  row.measurement.plan = plan;
+  const std::string text = csv_row(row);
+  EXPECT_NE(text.find(",bf16,,,,true,12,4,8,132,"), std::string::npos) << text;
+  EXPECT_EQ(row_json(row)["persistent"], true);
+
+  const auto library = make_gemm_case(persistent_gemm("library"), h100, h100_limits());
+  ASSERT_TRUE(std::holds_alternative<CaseError>(library));
+  EXPECT_NE(std::get<CaseError>(library).message.find("cuBLAS picks its own grid"),
+            std::string::npos);
+}
+
 TEST(MeasurementCsv, AttentionOnlyWritesTheContractColumns) {
   const auto text = lines(measurement_csv({attention_row(prefill_workload())}));
   ASSERT_EQ(text.size(), 2u);
@@ -206,7 +251,7 @@ TEST(MeasurementCsv, MixedStudiesWriteTheUnionGemmColumnsFirst) {
   EXPECT_EQ(text[1], csv_row(gemm_row()) + ",,,,,,,,,,,");
   // The attention row: GEMM-only columns empty, varlen lengths in kv_lens.
   EXPECT_EQ(text[2],
-            "prefill,tilesim_ref,,,,,bf16,,,,,812.500,800.250,830.000,169.25,20,,,,,,,,,,,1,"
+            "prefill,tilesim_ref,,,,,bf16,,,,,812.500,800.250,830.000,169.25,20,,,,,,,,,,,,1,"
             "2.250e-03,,,,flash,3,32,8,4096,,131072;1024;1024,128,false,,61.50");
 }
 

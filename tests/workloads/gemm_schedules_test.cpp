@@ -192,6 +192,29 @@ TEST(GemmSchedules, StaticDataParallelTilesRunOnThePersistentGrid) {
   }
 }
 
+// 192 tiles of 128x256 on 132 resident CTAs: persistent data-parallel runs
+// 132 CTAs, CTA b computing tiles b and b + 132 of the raster whole, back to
+// back; every tile exactly once.
+TEST(GemmSchedules, PersistentDataParallelDealsTilesOverTheResidentGrid) {
+  GemmWorkload workload = gemm(3000, 2000, 1000, "data_parallel");
+  workload.persistent = true;
+  const WorkloadRun run = simulate(workload, h100());
+  ASSERT_EQ(run.result.ctas.size(), 132u);
+  std::map<std::pair<std::int64_t, std::int64_t>, int> units_per_tile;
+  std::map<std::size_t, int> ctas_by_units;
+  for (const gpu::CtaRecord& cta : run.result.ctas) {
+    ++ctas_by_units[cta.outcome.segments.size()];
+    for (const gpu::SegmentSpan& segment : cta.outcome.segments) {
+      EXPECT_EQ(segment.label.k_end - segment.label.k_begin, 16) << "whole tiles only";
+      ++units_per_tile[{segment.label.tile_row, segment.label.tile_col}];
+    }
+  }
+  EXPECT_EQ(ctas_by_units[2], 60);
+  EXPECT_EQ(ctas_by_units[1], 72);
+  ASSERT_EQ(units_per_tile.size(), 24u * 8);
+  for (const auto& [tile, units] : units_per_tile) EXPECT_EQ(units, 1);
+}
+
 // Four waves of 128x256 tiles over long k (compute-bound) as static lists on a
 // persistent grid: with CTA paces spread by 20%, the launch ends with its
 // slowest CTA (~10% behind the mean); the data-parallel launch of the same

@@ -158,6 +158,20 @@ TEST(LoadStudy, ScheduleKernelSplitsProblems) {
                             "\"5000\" is out of range; allowed: 1 to 4096"));
 }
 
+TEST(LoadStudy, PersistentIsADataParallelChoice) {
+  EXPECT_TRUE(HasDiagnostic(problems_with_line(8, "    persistent: yes"), 8, 17,
+                            "workloads[0].persistent",
+                            "unknown value `yes`; allowed: true, false"));
+  EXPECT_TRUE(HasDiagnostic(problems_with_line(8, "    persistent: true"), 8, 17,
+                            "workloads[0].persistent",
+                            "`persistent: true` applies to schedule data_parallel only, not "
+                            "`stream_k`"));
+  const auto loaded = load_text(replace_line(kValid, 5, "    persistent: true"));
+  ASSERT_TRUE(loaded.ok()) << loaded.diagnostics.format();
+  EXPECT_TRUE(gemm(*loaded.value, 0).persistent);
+  EXPECT_FALSE(gemm(*loaded.value, 1).persistent);
+}
+
 TEST(LoadStudy, TileProblems) {
   const std::string line =
       "    tile: {m: 100, n: 1024, k: 4, stages: 17, warps: 0, registers_per_thread: 128, "
@@ -203,7 +217,8 @@ workloads:
                             "duplicate workload name `a`; first used on line 3"));
   EXPECT_TRUE(HasDiagnostic(
       d, 9, 5, "workloads[3]",
-      "expected a map with keys name, gemm, schedule, kernel, tile, splits, reduction, "
+      "expected a map with keys name, gemm, schedule, persistent, kernel, tile, splits, "
+      "reduction, "
       "stream_k_mode, fixup, "
       "got \"just_a_name\""));
   EXPECT_TRUE(HasDiagnostic(d, 10, 11, "workloads[4].name", "is not a valid name"));

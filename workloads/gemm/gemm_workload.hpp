@@ -48,7 +48,10 @@ struct GemmWorkload {
   std::string name;
   GemmProblem problem;
   std::string schedule = "data_parallel";  // a name in the GEMM schedule registry
-  std::string kernel = "library";          // a kernel profile of the hardware
+  // data_parallel on a persistent grid: SMs x occupancy CTAs, CTA b running
+  // tiles b, b + grid, ... back to back (data_parallel_schedule.hpp).
+  bool persistent = false;
+  std::string kernel = "library";  // a kernel profile of the hardware
   TileOverride tile;
   std::optional<int> splits;
   SplitKReduction reduction = SplitKReduction::serial;

@@ -33,6 +33,8 @@ std::string describe_schedule(const GemmWorkload& workload, const hw::KernelProf
                        workload.fixup == FixupOrder::atomic ? "atomic" : "deterministic",
                        kernel.stream_k_order == hw::StreamKOrder::head_first ? ":head_first" : "");
   }
+  if (workload.schedule == "data_parallel" && workload.persistent)
+    return "data_parallel:persistent";
   return workload.schedule;
 }
 

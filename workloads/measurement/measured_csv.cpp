@@ -40,13 +40,14 @@ const std::vector<std::pair<std::string, std::string>> kGemmStudyKeys = {
     {"reduction", "reduction"},
     {"stream_k_mode", "stream_k_mode"},
     {"fixup", "fixup"},
+    {"persistent", "persistent"},
 };
 
 // Columns only GEMM rows fill; an attention row leaves them empty.
 const std::vector<std::string> kGemmOnlyColumns = {
     "schedule",      "m",      "n",     "k",        "out_dtype", "tile_m",
     "tile_n",        "tile_k", "warps", "stages",   "swizzle",   "reduction",
-    "stream_k_mode", "fixup",  "ctas",  "sk_tiles", "sk_ctas"};
+    "stream_k_mode", "fixup",  "ctas",  "sk_tiles", "sk_ctas",   "persistent"};
 
 // What one data row holds beside its study entry, until the study is read.
 struct PendingRow {
