@@ -95,6 +95,8 @@ TEST(GraphPhysics, EveryGemmOfAGraphPaysItsRampAndDrainTheRunItsOverheadOnce) {
       {{"kernels.library.ramp_and_drain", "0 us"}, {"kernels.library.kernel_overhead", "0 us"}});
   ASSERT_EQ(alone.size(), 1u);
   ASSERT_EQ(bare.size(), 1u);
+  // `reduction: parallel`: the split-K kernel, then the reduction kernel.
+  EXPECT_EQ(alone[0].result.kernels.size(), 2u);
   EXPECT_NEAR(alone[0].result.time_us() - bare[0].result.time_us(), 23.0, 0.05);
 }
 
