@@ -23,15 +23,15 @@ import argparse
 import csv
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
 import tempfile
 
+from fit_kernel_profiles import committed_value
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CHAINS = os.path.join(REPO, "bench", "measurements", "h100_sxm_2026-11-27_gemv_graph_chain.csv")
-PROFILE = os.path.join(REPO, "configs", "kernels", "library_sm90.yaml")
 HARDWARE = [("sm90", "configs/hw/h100_sxm.yaml"),
             ("h100_sxm.measured", "configs/hw/h100_sxm.measured.yaml")]
 STEP_US = 0.1
@@ -84,13 +84,6 @@ def simulated_slopes(tilesim, hw, shapes):
                 - times[f"chain_{s[0]}x{s[1]}x{s[2]}_{first}"]) / (last - first) for s in shapes}
 
 
-def committed_value(gpu):
-    with open(PROFILE) as f:
-        block = re.search(r"^ramp_and_drain:(.*?)(?=^\S|\Z)", f.read(), re.M | re.S)
-    line = block and re.search(rf"^\s+{re.escape(gpu)}:\s*([0-9.]+)", block.group(1), re.M)
-    return float(line.group(1)) if line else None
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tilesim", required=True, help="the tilesim binary")
@@ -108,7 +101,7 @@ def main():
         fit = round(statistics.fmean(measured[s] - simulated[s] for s in measured) / STEP_US)
         fit = round(fit * STEP_US, 6)
         if args.check:
-            committed = committed_value(gpu)
+            committed = committed_value("library", "ramp_and_drain", gpu)
             same = committed is not None and abs(committed - fit) < STEP_US / 2
             print(f"library [{gpu}]: ramp_and_drain committed {committed} us "
                   f"{'is the fit' if same else f'is not the fit: {fit:g} us'}")

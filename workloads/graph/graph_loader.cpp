@@ -10,6 +10,7 @@
 #include "workloads/attention/attention_variant.hpp"
 #include "workloads/gemm/gemm_fusion.hpp"
 #include "workloads/gemm/gemm_workload.hpp"
+#include "workloads/gemm/split_k_reduction_key.hpp"
 #include "workloads/graph/elementwise_kernel.hpp"
 
 namespace tilesim::workloads {
@@ -132,15 +133,11 @@ void add_gemm_keys(config::Schema<KernelEntry>& s, const std::vector<std::string
             .default_to("data_parallel")
             .describe("gemm: schedule from the registry (data_parallel, split_k, stream_k)."),
         into(&E::schedule));
-  s.add(Param::choice("reduction", {"serial", "parallel"})
-            .default_to("serial")
-            .describe("gemm, split_k: `serial` adds a tile's slices in turn through a "
-                      "semaphore; `parallel` writes fp32 partials and adds them in a separate "
-                      "reduction kernel (a library's decode GEMM)."),
-        [](E& entry, const Value& value) {
-          entry.reduction =
-              value.text == "parallel" ? SplitKReduction::parallel : SplitKReduction::serial;
-        });
+  s.add(
+      split_k_reduction_key("gemm, split_k: `serial` adds a tile's slices in turn through a "
+                            "semaphore; `parallel` writes fp32 partials and adds them in a "
+                            "separate reduction kernel (a library's decode GEMM)."),
+      [](E& entry, const Value& value) { entry.reduction = parse_split_k_reduction(value.text); });
   s.add(Param::choice("bias", {"false", "true"})
             .default_to("false")
             .describe("gemm: a bias row added in the epilogue (fused)."),
