@@ -351,11 +351,21 @@ config::Schema<KernelProfile> kernel_profile_schema() {
             .range("0 us", "100 us")
             .default_to("0 us")
             .by_gpu()
-            .describe("Fixed time a launch of this kernel pays once, whatever its number of "
-                      "work units: the grid's ramp-up and drain as CUDA events around it see "
-                      "them. Back-to-back kernels overlap it: a workload pays it once, after "
-                      "its last kernel's last CTA (the largest of its kernels')."),
+            .describe("Fixed time a timed run of this kernel pays once, whatever its number "
+                      "of work units: what CUDA events around one call see beyond the kernel's "
+                      "own ramp and drain (`ramp_and_drain`). Back-to-back kernels overlap it: "
+                      "a workload pays it once, after its last kernel's last CTA (the largest "
+                      "of its kernels')."),
         into(&P::kernel_overhead_s));
+  s.add(Param::quantity("ramp_and_drain", QuantityKind::time)
+            .range("0 us", "100 us")
+            .default_to("0 us")
+            .by_gpu()
+            .describe("Fixed time every launch of this kernel pays after its last CTA, also "
+                      "back to back on a stream or inside a CUDA graph: the first wave's ramp "
+                      "and the last wave's drain beyond what its CTAs' steps model. A chain of "
+                      "N launches pays it N times, `kernel_overhead` once."),
+        into(&P::ramp_and_drain_s));
   s.add(Param::quantity("fixup_load_latency", QuantityKind::time)
             .range("0 us", "100 us")
             .default_to("0 us")

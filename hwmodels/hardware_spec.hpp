@@ -138,10 +138,14 @@ struct KernelProfile {
   // Fixed time of each work unit (a tile's k-range) beyond its k-blocks' reads
   // and MMAs: main-loop prologue and epilogue; 0 = none.
   double work_unit_overhead_s = 0;
-  // Fixed time a launch of the kernel pays once, however many units it runs:
-  // the grid's ramp-up and drain as CUDA events around it see them (a
-  // workload of several kernels pays the largest once); 0 = none.
+  // Fixed time a timed run pays once, however many units and kernels it runs:
+  // what CUDA events around it see beyond its kernels (a workload of several
+  // kernels pays the largest once); 0 = none.
   double kernel_overhead_s = 0;
+  // Fixed time every launch of the kernel pays after its last CTA, back to
+  // back in a stream or a CUDA graph too: the first wave's ramp and the last
+  // wave's drain that the CTAs' own steps leave out; 0 = none.
+  double ramp_and_drain_s = 0;
   // Latency of a load of a workspace partial another SM wrote (fixup and
   // split-K reduction); 0 = the L2 hit latency.
   double fixup_load_latency_s = 0;

@@ -12,6 +12,7 @@
 #include "hwmodels/yaml_file.hpp"
 #include "hwmodels/yaml_schema.hpp"
 #include "workloads/attention/attention_loader.hpp"
+#include "workloads/gemm/split_k_reduction_key.hpp"
 #include "workloads/graph/graph_loader.hpp"
 #include "workloads/model/model_loader.hpp"
 #include "workloads/sweep/sweep_loader.hpp"
@@ -124,14 +125,12 @@ config::Schema<GemmWorkload> workload_schema(const std::vector<std::string>& gem
             "K-slices for split_k (and the split count of other schedules that take one); "
             "default for split_k: enough slices to give every SM a CTA."),
         [](W& workload, const Value& value) { workload.splits = static_cast<int>(value.integer); });
-  s.add(Param::choice("reduction", {"serial", "parallel"})
-            .default_to("serial")
-            .describe("split_k: `serial` orders a tile's slices with a semaphore, each adding the "
-                      "previous partial; `parallel` writes fp32 partials and adds them in a "
-                      "separate reduction kernel."),
+  s.add(split_k_reduction_key(
+            "split_k: `serial` orders a tile's slices with a semaphore, each adding the previous "
+            "partial; `parallel` writes fp32 partials and adds them in a separate reduction "
+            "kernel."),
         [](W& workload, const Value& value) {
-          workload.reduction =
-              value.text == "parallel" ? SplitKReduction::parallel : SplitKReduction::serial;
+          workload.reduction = parse_split_k_reduction(value.text);
         });
   s.add(Param::choice("stream_k_mode", {"pure", "dp_one_tile", "two_tile"})
             .default_to("two_tile")

@@ -31,7 +31,7 @@ constexpr std::array<CauseText, kTimeCauseCount> kCauseTexts = {{
     {"waiting", "idle, CTAs waiting to be placed"},
     {"tail", "idle, no CTA left (wave tail)"},
     {"launch_gap", "launch gaps (no kernel running)"},
-    {"kernel_fixed", "kernel start and end (once per run)"},
+    {"kernel_fixed", "kernel ramp/drain, run start and end"},
 }};
 
 // Per SM, the residency of the CTAs `include` accepts.

@@ -304,10 +304,12 @@ class GpuRun {
     if (attribute_time_) kernel.time_use_per_sm[static_cast<std::size_t>(record.sm)] += time_use;
     result_.ctas.push_back(std::move(record));
     if (++state.finished_ctas == state.launch->cta_count) {
-      // The plan's last kernel to end pays the ramp-up and drain once (the
-      // largest of its kernels'): back-to-back kernels overlap them, as an
-      // empty graph node's ~0.8 us shows.
-      const double fixed_s = ++finished_kernels_ == plan_.kernels.size() ? plan_fixed_s() : 0;
+      // Every kernel pays its own ramp and drain; the plan's last kernel to
+      // end also pays the run's fixed cost once (the largest of its
+      // kernels'): back-to-back kernels overlap that, as an empty graph
+      // node's ~0.8 us shows.
+      const double run_fixed_s = ++finished_kernels_ == plan_.kernels.size() ? plan_fixed_s() : 0;
+      const double fixed_s = state.launch->ramp_and_drain_s + run_fixed_s;
       if (fixed_s > 0) {
         result_.kernels[kernel_index].fixed_overhead = sim::SimTime::from_seconds(fixed_s);
         simulator_.schedule_at(simulator_.now() + result_.kernels[kernel_index].fixed_overhead,

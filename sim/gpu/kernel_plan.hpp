@@ -134,9 +134,12 @@ struct KernelLaunch {
   // law): MMAs over the zero-filled padding of edge tiles switch no multiplier
   // bits, so a decode GEMM's 256-row tiles of 8 real rows draw little.
   double tensor_energy_fraction = 1.0;
-  // Ramp-up and drain as the events around a plan see them: the plan's last
-  // kernel to end pays the largest of its kernels' once, after its last CTA.
+  // What the events around a plan see once: the plan's last kernel to end
+  // pays the largest of its kernels' once, after its last CTA.
   double fixed_overhead_s = 0;
+  // What this kernel pays after its last CTA at every launch, back to back or
+  // not (its ramp and drain): its dependents start that much later.
+  double ramp_and_drain_s = 0;
   std::shared_ptr<const CtaProgramSource> programs;
   // Earlier launches of the plan (indices) that must finish before this one
   // starts, beyond its stream predecessor: CUDA events between streams, or the

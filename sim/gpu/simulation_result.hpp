@@ -60,9 +60,9 @@ struct KernelRecord {
   sim::SimTime ready;
   sim::SimTime start;  // first CTA dispatched
   sim::SimTime end;    // last CTA finished, plus fixed_overhead
-  // Once per run, after the plan's last kernel's last CTA: what a launch pays
-  // for its start and end beyond its CTAs (KernelLaunch::fixed_overhead_s);
-  // zero for every other kernel.
+  // After its last CTA: its own ramp and drain (KernelLaunch::ramp_and_drain_s)
+  // and, for the plan's last kernel only, what the run pays once
+  // (KernelLaunch::fixed_overhead_s).
   sim::SimTime fixed_overhead;
   std::int64_t cta_count = 0;
   int ctas_per_sm = 0;  // occupancy: resident CTAs one SM can hold

@@ -145,8 +145,9 @@ TEST(ShippedHardware, H100Figures) {
   EXPECT_EQ(library.swizzle, 8);
   EXPECT_EQ(library.cluster.m, 2);
   EXPECT_EQ(library.cluster.n, 1);
-  EXPECT_EQ(library.tensor_efficiency, 0.945);
-  EXPECT_DOUBLE_EQ(library.kernel_overhead_s, 3.7e-6);
+  EXPECT_EQ(library.tensor_efficiency, 0.946);
+  EXPECT_DOUBLE_EQ(library.kernel_overhead_s, 3.2e-6);
+  EXPECT_DOUBLE_EQ(library.ramp_and_drain_s, 0.6e-6);
   EXPECT_EQ(h100.kernel_profiles.at("tilesim_ref").instruction, MmaInstruction::mma_sync);
   EXPECT_EQ(h100.kernel_profiles.at("tilesim_ref").tensor_efficiency, 0.466);
   EXPECT_DOUBLE_EQ(h100.kernel_profiles.at("tilesim_ref").work_unit_overhead_s, 7e-6);
@@ -195,6 +196,7 @@ TEST(ShippedHardware, Sm90GpusShareTheProfiles) {
     EXPECT_EQ(a.tensor_efficiency, b.tensor_efficiency) << name;
     EXPECT_EQ(a.work_unit_overhead_s, b.work_unit_overhead_s) << name;
     EXPECT_EQ(a.kernel_overhead_s, b.kernel_overhead_s) << name;
+    EXPECT_EQ(a.ramp_and_drain_s, b.ramp_and_drain_s) << name;
     EXPECT_EQ(a.fixup_load_latency_s, b.fixup_load_latency_s) << name;
     EXPECT_EQ(a.fixup_loads_in_flight, b.fixup_loads_in_flight) << name;
     EXPECT_EQ(a.cta_speed_spread, b.cta_speed_spread) << name;

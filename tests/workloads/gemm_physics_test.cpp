@@ -24,6 +24,7 @@ hw::HardwareSpec compute_only_h100() {
                     {"hbm.bandwidth", "90 TB/s"},
                     {"sm.l2_port_bandwidth", "10 TB/s"},
                     {"kernels.library.kernel_overhead", "0 us"},
+                    {"kernels.library.ramp_and_drain", "0 us"},
                     // The clock from busy SMs alone (tensor_clock_fraction), not the power law.
                     {"power.limit_w", "0"}});
 }

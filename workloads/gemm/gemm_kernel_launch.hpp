@@ -44,6 +44,7 @@ inline gpu::KernelLaunch gemm_kernel_launch(std::string name, const GemmProblem&
   launch.tensor_efficiency = kernel.tensor_efficiency;
   launch.tensor_energy_fraction = gemm_tensor_energy_fraction(problem, kernel);
   launch.fixed_overhead_s = kernel.kernel_overhead_s;
+  launch.ramp_and_drain_s = kernel.ramp_and_drain_s;
   launch.programs = std::move(programs);
   return launch;
 }

@@ -32,8 +32,8 @@ double gemm_time_lower_bound_s(const GemmProblem& problem, const hw::KernelProfi
   const double hbm_bytes = (m + n) * k * input_bytes + output_bytes;
   const double hbm_s = hbm_bytes / spec.hbm.sustained_bytes_per_s();
 
-  // Whatever the schedule, the workload ends with the launch's fixed cost.
-  return std::max({compute_s, l2_s, hbm_s}) + kernel.kernel_overhead_s;
+  // Whatever the schedule, the workload ends with the launch's fixed costs.
+  return std::max({compute_s, l2_s, hbm_s}) + kernel.ramp_and_drain_s + kernel.kernel_overhead_s;
 }
 
 }  // namespace tilesim::workloads

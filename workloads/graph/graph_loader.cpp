@@ -9,6 +9,8 @@
 
 #include "workloads/attention/attention_variant.hpp"
 #include "workloads/gemm/gemm_fusion.hpp"
+#include "workloads/gemm/gemm_workload.hpp"
+#include "workloads/gemm/split_k_reduction_key.hpp"
 #include "workloads/graph/elementwise_kernel.hpp"
 
 namespace tilesim::workloads {
@@ -63,6 +65,7 @@ struct KernelEntry {
   std::string family = "none";
   std::int64_t rows = 1, cols = 1, m = 1, n = 1, k = 1;
   std::string schedule = "data_parallel";
+  SplitKReduction reduction = SplitKReduction::serial;
   bool bias = false;
   std::string activation = "none";
   AttentionShape attention;
@@ -130,6 +133,11 @@ void add_gemm_keys(config::Schema<KernelEntry>& s, const std::vector<std::string
             .default_to("data_parallel")
             .describe("gemm: schedule from the registry (data_parallel, split_k, stream_k)."),
         into(&E::schedule));
+  s.add(
+      split_k_reduction_key("gemm, split_k: `serial` adds a tile's slices in turn through a "
+                            "semaphore; `parallel` writes fp32 partials and adds them in a "
+                            "separate reduction kernel (a library's decode GEMM)."),
+      [](E& entry, const Value& value) { entry.reduction = parse_split_k_reduction(value.text); });
   s.add(Param::choice("bias", {"false", "true"})
             .default_to("false")
             .describe("gemm: a bias row added in the epilogue (fused)."),
@@ -418,6 +426,7 @@ class GraphBuilder {
     GemmWorkload gemm;
     gemm.problem = {entry.m, entry.n, entry.k, dtype, dtype};
     gemm.schedule = entry.schedule;
+    gemm.reduction = entry.reduction;
     gemm.fusion = std::move(fusion);
     gemm.where = entry.where;
     gemm.kernel_where = entry.where;

@@ -16,8 +16,9 @@
 namespace tilesim::workloads {
 namespace {
 
-std::vector<WorkloadRun> simulate_study(const std::string& workloads_yaml) {
-  const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
+std::vector<WorkloadRun> simulate_study(const std::string& workloads_yaml,
+                                        const std::vector<hw::FieldOverride>& overrides = {}) {
+  const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm", overrides);
   const GemmScheduleRegistry schedules = builtin_gemm_schedules();
   config::Loaded<Study> study = load_study_text("hardware: h100_sxm\nworkloads:\n" + workloads_yaml,
                                                 "test.yaml", study_schedule_names(schedules));
@@ -53,6 +54,50 @@ TEST(GraphPhysics, TinyKernelsAreHostBoundEagerAndThreeTimesFasterAsACudaGraph) 
   EXPECT_NEAR(eager_us, 300 * host_issue_us, 0.1 * 300 * host_issue_us);
   EXPECT_GT(gpu::launch_gaps(runs[0].result).us(), 0.7 * eager_us);
   EXPECT_GE(eager_us / graph_us, 3.0);
+}
+
+// Decode GEMVs (m = 1, split-K, slices added by a reduction kernel), each on
+// its own weights, captured in one CUDA graph.
+std::string gemv_chain(int gemvs) {
+  std::string yaml = fmt::format(
+      "  - name: chain{}\n    graph:\n      launch: cuda_graph\n"
+      "      kernels:\n",
+      gemvs);
+  for (int i = 0; i < gemvs; ++i) {
+    yaml += fmt::format(
+        "        - {{name: g{}, op: gemm, m: 1, n: 4096, k: 4096, schedule: split_k, "
+        "reduction: parallel}}\n",
+        i);
+  }
+  return yaml;
+}
+
+// Per GEMV of a chain (the slope over 1 and 5 GEMVs), in us.
+double us_per_chained_gemv(const std::vector<hw::FieldOverride>& overrides) {
+  const std::vector<WorkloadRun> runs = simulate_study(gemv_chain(1) + gemv_chain(5), overrides);
+  EXPECT_EQ(runs.size(), 2u);
+  return runs.size() == 2 ? (runs[1].result.time_us() - runs[0].result.time_us()) / 4 : 0;
+}
+
+TEST(GraphPhysics, EveryGemmOfAGraphPaysItsRampAndDrainTheRunItsOverheadOnce) {
+  // Ramp and drain 3 us a launch: each GEMV of the chain 3 us later, however
+  // large the run's once-paid kernel_overhead.
+  const double without_us = us_per_chained_gemv({{"kernels.library.ramp_and_drain", "0 us"}});
+  const double with_us = us_per_chained_gemv(
+      {{"kernels.library.ramp_and_drain", "3 us"}, {"kernels.library.kernel_overhead", "20 us"}});
+  EXPECT_NEAR(with_us - without_us, 3.0, 0.05);
+  // One GEMV alone: its CTAs, then both costs.
+  const std::vector<WorkloadRun> alone = simulate_study(
+      gemv_chain(1),
+      {{"kernels.library.ramp_and_drain", "3 us"}, {"kernels.library.kernel_overhead", "20 us"}});
+  const std::vector<WorkloadRun> bare = simulate_study(
+      gemv_chain(1),
+      {{"kernels.library.ramp_and_drain", "0 us"}, {"kernels.library.kernel_overhead", "0 us"}});
+  ASSERT_EQ(alone.size(), 1u);
+  ASSERT_EQ(bare.size(), 1u);
+  // `reduction: parallel`: the split-K kernel, then the reduction kernel.
+  EXPECT_EQ(alone[0].result.kernels.size(), 2u);
+  EXPECT_NEAR(alone[0].result.time_us() - bare[0].result.time_us(), 23.0, 0.05);
 }
 
 // 66 output tiles of 128 x 256 each: one CTA on half the SMs, compute-bound.
