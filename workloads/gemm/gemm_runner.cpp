@@ -276,12 +276,20 @@ config::Loaded<std::vector<EstimatedCandidate>> estimate_candidates(
   return {std::move(estimated), {}};
 }
 
-// A candidate simulated in approximate mode's search: its estimated time,
-// and its run's index in PromisingRuns::runs (none when stopped).
+// A candidate simulated in approximate mode's search: what tells its work
+// apart, and its run's index in PromisingRuns::runs (none when stopped).
 struct SimulatedEstimate {
   double time_s;
+  std::vector<std::int64_t> shape;  // tile m, n, k, then each kernel's CTAs
   std::optional<std::size_t> run;
 };
+
+std::vector<std::int64_t> plan_shape(const LoweredGemm& lowered) {
+  std::vector<std::int64_t> shape = {lowered.kernel.tile_m, lowered.kernel.tile_n,
+                                     lowered.kernel.tile_k};
+  for (const gpu::KernelLaunch& launch : lowered.plan.kernels) shape.push_back(launch.cta_count);
+  return shape;
+}
 
 config::Loaded<PromisingRuns> simulate_estimated(const std::vector<GemmWorkload>& candidates,
                                                  const hw::HardwareSpec& spec,
@@ -299,11 +307,14 @@ config::Loaded<PromisingRuns> simulate_estimated(const std::vector<GemmWorkload>
     if (promising.started >= 2 && estimate_s > (1 + kEstimateMargin) * best_s) break;
     const GemmWorkload& workload = candidates[candidate.candidate];
     ++promising.started;
-    // An estimate equal to a simulated one's is the same work (Stream-K's
-    // modes lower alike on a grid of fewer tiles than SMs): its result.
-    const auto twin =
-        std::find_if(simulated.begin(), simulated.end(),
-                     [&](const SimulatedEstimate& e) { return e.time_s == estimate_s; });
+    // The same tile and grids with an estimate equal to a simulated one's are
+    // the same work (Stream-K's modes lower alike on a grid of fewer tiles
+    // than SMs): its result. The estimate alone is not enough: memory-bound
+    // candidates of different tiles can share it.
+    std::vector<std::int64_t> shape = plan_shape(candidate.lowered);
+    const auto twin = std::find_if(
+        simulated.begin(), simulated.end(),
+        [&](const SimulatedEstimate& e) { return e.time_s == estimate_s && e.shape == shape; });
     if (twin != simulated.end()) {
       if (!twin->run) continue;  // it was stopped, having lost
       gpu::SimulationResult result = promising.runs[*twin->run].run.result;
@@ -315,7 +326,7 @@ config::Loaded<PromisingRuns> simulate_estimated(const std::vector<GemmWorkload>
     WorkloadRun run = gemm_run(
         workload, candidate.lowered.kernel, spec,
         gpu::simulate(candidate.lowered.plan, spec, options, std::move(candidate.estimate)));
-    simulated.push_back({estimate_s, std::nullopt});
+    simulated.push_back({estimate_s, std::move(shape), std::nullopt});
     if (run.result.stopped) continue;
     best_us.push_back(run.result.time_us());
     std::sort(best_us.begin(), best_us.end());
