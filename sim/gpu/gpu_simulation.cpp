@@ -14,6 +14,7 @@
 #include "sim/gpu/block_scheduler.hpp"
 #include "sim/gpu/cta_executor.hpp"
 #include "sim/gpu/gpu_resources.hpp"
+#include "sim/gpu/kernel_load_estimate.hpp"
 #include "sim/gpu/launch_timing.hpp"
 #include "sim/gpu/wave_fast_forward.hpp"
 
@@ -396,10 +397,37 @@ SimulationOverBudget::SimulationOverBudget(double effort_events)
           fmt::format("simulation stopped after {:.3g} events of effort", effort_events)),
       effort_events_(effort_events) {}
 
+namespace {
+
+// Approximate mode: each kernel's clock from its estimated load, and the
+// programs the estimate built.
+struct EstimatedClocks {
+  std::vector<double> fractions;
+  std::vector<std::vector<CtaProgram>> programs;
+};
+
+EstimatedClocks estimated_clocks(const KernelPlan& plan, const hw::HardwareSpec& spec) {
+  EstimatedClocks clocks;
+  clocks.fractions.reserve(plan.kernels.size());
+  for (const KernelLaunch& launch : plan.kernels) {
+    KernelLoadEstimate estimate = estimate_kernel_load(launch, spec);
+    clocks.fractions.push_back(
+        hw::power_limited_clock_hz(spec.power, spec.sm.clock_hz, estimate.load) / spec.sm.clock_hz);
+    clocks.programs.push_back(std::move(estimate.programs));
+  }
+  return clocks;
+}
+
+}  // namespace
+
 SimulationResult simulate(const KernelPlan& plan, const hw::HardwareSpec& spec,
                           const SimulationOptions& options) {
   if (spec.power.limit_w <= 0) return GpuRun(plan, spec, options, {}).run();
-  if (options.estimate_power_load) return simulate(plan, spec, options, estimate_plan(plan, spec));
+  if (options.estimate_power_load) {
+    EstimatedClocks clocks = estimated_clocks(plan, spec);
+    return GpuRun(plan, spec, options, std::move(clocks.fractions), std::move(clocks.programs))
+        .run();
+  }
   // The power law: a first run with every kernel at sm.clock measures each
   // kernel's load (busy SMs, tensor flops and DRAM bytes per second); the clock
   // at which that load fits the limit is the one the second run uses. When
@@ -430,14 +458,6 @@ SimulationResult simulate(const KernelPlan& plan, const hw::HardwareSpec& spec,
     return probe;
   }
   return GpuRun(plan, spec, options, std::move(fractions)).run();
-}
-
-SimulationResult simulate(const KernelPlan& plan, const hw::HardwareSpec& spec,
-                          const SimulationOptions& options, PlanEstimate estimate) {
-  if (spec.power.limit_w <= 0) return GpuRun(plan, spec, options, {}).run();
-  return GpuRun(plan, spec, options, std::move(estimate.clock_fractions),
-                std::move(estimate.programs))
-      .run();
 }
 
 }  // namespace tilesim::gpu

@@ -8,7 +8,6 @@
 
 #include "hwmodels/hardware_spec.hpp"
 #include "sim/gpu/kernel_plan.hpp"
-#include "sim/gpu/plan_estimate.hpp"
 #include "sim/gpu/simulation_result.hpp"
 
 namespace tilesim::gpu {
@@ -19,20 +18,17 @@ struct SimulationOptions {
   // The run stops with SimulationOverBudget once the engine's effort, in
   // events (sim::Simulator::effort), exceeds this.
   double max_effort_events = std::numeric_limits<double>::infinity();
-  // Approximate mode (docs/model.md, "Approximate mode") is all four of these;
+  // Approximate mode (docs/model.md, "Approximate mode") is both of these;
   // with both off, every result is the exact event-by-event one.
   bool fast_forward_waves = false;   // skip waves that repeat (WaveFastForward)
   bool fast_forward_units = false;   // skip steady units of persistent CTAs (UnitFastForward)
   bool estimate_power_load = false;  // the power law's load from estimate_kernel_load, not a run
-  // A search over candidate plans (`auto`) simulates only those whose
-  // estimate_plan time is near the best one's.
-  bool rank_by_estimate = false;
   // A run whose time (from its first CTA's dispatch) passes this, in seconds,
   // has SimulationResult::stopped set, and stops as soon as the engine's clock
   // passes it: a schedule search needs no more of a candidate that has lost.
   double stop_after_s = std::numeric_limits<double>::infinity();
   void set_approximate(bool on) {
-    fast_forward_waves = fast_forward_units = estimate_power_load = rank_by_estimate = on;
+    fast_forward_waves = fast_forward_units = estimate_power_load = on;
   }
 };
 
@@ -48,9 +44,5 @@ class SimulationOverBudget : public std::runtime_error {
 
 SimulationResult simulate(const KernelPlan& plan, const hw::HardwareSpec& spec,
                           const SimulationOptions& options = {});
-// With the power law's load estimated already (approximate mode: `estimate`
-// is estimate_plan(plan, spec); its programs are taken over).
-SimulationResult simulate(const KernelPlan& plan, const hw::HardwareSpec& spec,
-                          const SimulationOptions& options, PlanEstimate estimate);
 
 }  // namespace tilesim::gpu

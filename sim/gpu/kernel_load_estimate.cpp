@@ -104,14 +104,6 @@ RoundWork replay_round(const KernelLaunch& launch, std::int64_t first, std::int6
 
 }  // namespace
 
-double KernelLoadEstimate::time_s(double clock_fraction) const {
-  double sum_s = 0;
-  for (const RoundBounds& round : rounds) {
-    sum_s += std::max(round.sm_s / clock_fraction, round.memory_s) + cta_dispatch_s;
-  }
-  return sum_s;
-}
-
 KernelLoadEstimate estimate_kernel_load(const KernelLaunch& launch, const hw::HardwareSpec& spec) {
   KernelLoadEstimate estimate;
   hw::KernelLoad& load = estimate.load;
@@ -135,6 +127,7 @@ KernelLoadEstimate estimate_kernel_load(const KernelLaunch& launch, const hw::Ha
 
   double flops = 0;
   double hbm_bytes = 0;
+  double time_s = 0;
   std::size_t round = 0;
   for (std::int64_t first = 0; first < launch.cta_count; first += round_ctas, ++round) {
     RoundWork work;
@@ -148,16 +141,15 @@ KernelLoadEstimate estimate_kernel_load(const KernelLaunch& launch, const hw::Ha
     // units and L2 port; each CTA takes at least its own time.
     const double per_cta = 1 / std::max(work.ctas, 1.0);
     const double busiest = std::ceil(work.ctas / spec.sm.count);
-    estimate.rounds.push_back(
-        {std::max({busiest * work.unit_s * per_cta, work.own_s * per_cta,
-                   busiest * work.port_bytes * per_cta / spec.sm.l2_port_bytes_per_s}),
-         std::max(work.l2_bytes / spec.l2.bandwidth_bytes_per_s,
-                  work.hbm_bytes / spec.hbm.sustained_bytes_per_s())});
+    const double sm_s =
+        std::max({busiest * work.unit_s * per_cta, work.own_s * per_cta,
+                  busiest * work.port_bytes * per_cta / spec.sm.l2_port_bytes_per_s});
+    time_s += std::max({sm_s, work.l2_bytes / spec.l2.bandwidth_bytes_per_s,
+                        work.hbm_bytes / spec.hbm.sustained_bytes_per_s()}) +
+              spec.launch.cta_dispatch_s;
     flops += work.flops;
     hbm_bytes += work.hbm_bytes;
   }
-  estimate.cta_dispatch_s = spec.launch.cta_dispatch_s;
-  const double time_s = estimate.time_s(1);
   if (time_s > 0) {
     // As the exact path's load: MMAs over edge tiles' padding draw no energy.
     load.flops_per_s = flops * launch.tensor_energy_fraction / time_s;

@@ -11,9 +11,6 @@
 // the round's CTAs), one CTA alone (each step at the slower of its unit and its
 // Little's-law cap, plus its pipeline fill), L2 and HBM at full bandwidth;
 // plus one CTA dispatch. The load is flops and HBM bytes over the rounds' sum.
-// The same rounds give the kernel's estimated time at any tensor clock (the
-// SMs' bound stretches with the clock, L2 and HBM do not), which ranks `auto`'s
-// candidates in approximate mode.
 
 #include <vector>
 
@@ -23,18 +20,8 @@
 
 namespace tilesim::gpu {
 
-// One round's bounds, in seconds at sm.clock.
-struct RoundBounds {
-  double sm_s = 0;      // the busiest SM: units, L2 port, one CTA alone
-  double memory_s = 0;  // L2 and HBM at full bandwidth
-};
-
 struct KernelLoadEstimate {
   hw::KernelLoad load;
-  std::vector<RoundBounds> rounds;
-  double cta_dispatch_s = 0;  // paid once per round
-  // The rounds' sum with the SMs' work at `clock_fraction` of sm.clock.
-  double time_s(double clock_fraction) const;
   // The programs of the replayed CTAs (CTA i at index i): the simulation
   // takes them over rather than building them again.
   std::vector<CtaProgram> programs;

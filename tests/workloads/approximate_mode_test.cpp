@@ -1,9 +1,9 @@
 // Approximate mode (docs/model.md, "Approximate mode") against the exact
-// engine on a representative subset: its four parts, wave fast-forward, unit
-// fast-forward, the estimated power-law load and `auto` ranked by estimates,
-// each within a stated bound of the exact time and bytes or choosing as the
-// exact search; bench/approximate/error_table.csv and choice_agreement.csv
-// cover every shipped study.
+// engine on a representative subset: its three parts, wave fast-forward, unit
+// fast-forward and the estimated power-law load, each within a stated bound of
+// the exact time and bytes, and `auto` choosing as the exact search;
+// bench/approximate/error_table.csv and choice_agreement.csv cover every
+// shipped study.
 
 #include <gtest/gtest.h>
 
@@ -195,7 +195,6 @@ TEST(ApproximateMode, EstimatedPowerLoadCountsPaddedMmasByTheirEnergy) {
 struct AutoRun {
   std::string chosen;
   double time_us = 0;
-  int simulated = 0;
 };
 
 AutoRun run_auto(const GemmWorkload& workload, bool approximate) {
@@ -205,7 +204,7 @@ AutoRun run_auto(const GemmWorkload& workload, bool approximate) {
                                 builtin_gemm_schedules(), options);
   EXPECT_TRUE(runs.ok()) << runs.diagnostics.format();
   const WorkloadRun& run = runs.value->front();
-  AutoRun result{run.schedule, run.result.time_us(), run.choice->simulated};
+  AutoRun result{run.schedule, run.result.time_us()};
   for (const WorkloadParameter& parameter : run.parameters) {
     if (parameter.key.starts_with("tile_") || parameter.key == "splits") {
       result.chosen +=
@@ -215,25 +214,22 @@ AutoRun run_auto(const GemmWorkload& workload, bool approximate) {
   return result;
 }
 
-// Approximate `auto` simulates only the candidates whose plan estimate is
-// within 15% of the best one's. On square, short-k, long-k (Split-K) and
-// decode shapes it chooses the exact search's schedule and tile, simulating
-// at most as many candidates (1536^3: 6 of exact's 10; 4096^3: 3 of 8), its
-// time within 3% of exact's (seen: up to +2.3%).
-TEST(ApproximateMode, AutoRankedByEstimatesChoosesAsTheExactSearch) {
+// Approximate `auto` chooses the exact search's schedule and tile on square,
+// long-k (Split-K), decode and small shapes, its time within 3% of exact's
+// (seen: up to +2.3%). Ranking the candidates by their estimated plan times
+// (tried in round 9, bench/README.md) chose differently on 3 of these.
+TEST(ApproximateMode, AutoChoosesAsTheExactSearch) {
   const std::vector<std::array<std::int64_t, 3>> shapes = {
-      {1536, 1536, 1536}, {4096, 4096, 4096}, {256, 256, 65536}, {1024, 1024, 32768},
-      {16, 8192, 8192},   {64, 4096, 14336},  {512, 512, 4096},  {2048, 14336, 4096}};
+      {1536, 1536, 1536}, {4096, 4096, 4096}, {256, 256, 65536},  {1024, 1024, 32768},
+      {16, 8192, 8192},   {64, 4096, 14336},  {512, 512, 4096},   {2048, 14336, 4096},
+      {1536, 1536, 8192}, {1537, 2311, 3003}, {1024, 1536, 32768}};
   for (const auto& [m, n, k] : shapes) {
     const GemmWorkload workload = gemm(m, n, k, "auto");
     const AutoRun exact = run_auto(workload, false);
     const AutoRun approximate = run_auto(workload, true);
     EXPECT_EQ(approximate.chosen, exact.chosen) << m << "x" << n << "x" << k;
     expect_within(approximate.time_us, exact.time_us, 0.03, exact.chosen.c_str());
-    EXPECT_LE(approximate.simulated, exact.simulated) << exact.chosen;
   }
-  const GemmWorkload square = gemm(4096, 4096, 4096, "auto");
-  EXPECT_LT(2 * run_auto(square, true).simulated, run_auto(square, false).simulated);
 }
 
 }  // namespace

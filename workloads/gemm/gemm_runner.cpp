@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <limits>
-#include <optional>
 
 #include "hwmodels/data_type.hpp"
 #include "workloads/gemm/gemm_kernel_config.hpp"
@@ -80,20 +78,6 @@ std::vector<GemmWorkload> gemm_candidates(const GemmWorkload& workload,
   return {workload};
 }
 
-// The run of `workload`, lowered for `kernel`, with its simulation's `result`.
-WorkloadRun gemm_run(const GemmWorkload& workload, const hw::KernelProfile& kernel,
-                     const hw::HardwareSpec& spec, gpu::SimulationResult result) {
-  WorkloadRun run;
-  run.name = workload.name;
-  run.kind = "gemm";
-  run.schedule = describe_schedule(workload, kernel, spec);
-  run.kernel = workload.kernel;
-  run.parameters = gemm_parameters(workload, kernel);
-  run.useful_flops = workload.problem.flops();
-  run.result = std::move(result);
-  return run;
-}
-
 }  // namespace
 
 config::Loaded<WorkloadRun> simulate_gemm(const GemmWorkload& workload,
@@ -103,7 +87,15 @@ config::Loaded<WorkloadRun> simulate_gemm(const GemmWorkload& workload,
   config::Loaded<LoweredGemm> lowered = lower_gemm(workload, spec, schedules);
   if (!lowered.ok()) return {std::nullopt, std::move(lowered.diagnostics)};
   const hw::KernelProfile& kernel = lowered.value->kernel;
-  return {gemm_run(workload, kernel, spec, gpu::simulate(lowered.value->plan, spec, options)), {}};
+  WorkloadRun run;
+  run.name = workload.name;
+  run.kind = "gemm";
+  run.schedule = describe_schedule(workload, kernel, spec);
+  run.kernel = workload.kernel;
+  run.parameters = gemm_parameters(workload, kernel);
+  run.useful_flops = workload.problem.flops();
+  run.result = gpu::simulate(lowered.value->plan, spec, options);
+  return {std::move(run), {}};
 }
 
 config::Loaded<gpu::PlanCost> estimate_gemm_cost(const GemmWorkload& workload,
@@ -195,15 +187,6 @@ struct PromisingRuns {
   int started = 0;
 };
 
-// Fastest first; equal times in candidate order.
-void sort_fastest_first(std::vector<CandidateRun>& runs) {
-  std::sort(runs.begin(), runs.end(), [](const CandidateRun& a, const CandidateRun& b) {
-    const double time_a = a.run.result.time_us();
-    const double time_b = b.run.result.time_us();
-    return time_a != time_b ? time_a < time_b : a.candidate < b.candidate;
-  });
-}
-
 // Simulates candidates in order of their lower bounds and stops at the first
 // whose bound is no better than the second-best time so far: neither it nor
 // any later one can become the winner or the runner-up. For the same reason a
@@ -232,109 +215,12 @@ config::Loaded<PromisingRuns> simulate_promising(const std::vector<GemmWorkload>
     if (best_us.size() > 2) best_us.pop_back();
     runs.push_back({index, std::move(*run.value)});
   }
-  sort_fastest_first(runs);
-  return {std::move(promising), {}};
-}
-
-// Approximate mode's search: a candidate whose estimated time
-// (gpu::estimate_plan) is more than kEstimateMargin above the best estimate is
-// taken to lose and is not simulated. Candidates are estimated in order of
-// their lower bounds until a bound passes the best estimate by the margin;
-// those within it are simulated best estimate first, the first two always
-// (the winner and the runner-up), with simulate_promising's stops. The
-// margin is what the estimate's ranking errs by (bench/README.md, round 9).
-constexpr double kEstimateMargin = 0.15;
-
-struct EstimatedCandidate {
-  std::size_t candidate;  // index into the candidates
-  LoweredGemm lowered;
-  gpu::PlanEstimate estimate;
-};
-
-config::Loaded<std::vector<EstimatedCandidate>> estimate_candidates(
-    const std::vector<GemmWorkload>& candidates, const hw::HardwareSpec& spec,
-    const GemmScheduleRegistry& schedules) {
-  const std::vector<double> bounds_s = candidate_bounds_s(candidates, spec);
-  std::vector<std::size_t> order(candidates.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return bounds_s[a] < bounds_s[b]; });
-  std::vector<EstimatedCandidate> estimated;
-  double best_s = std::numeric_limits<double>::infinity();
-  for (const std::size_t index : order) {
-    if (estimated.size() >= 2 && bounds_s[index] > (1 + kEstimateMargin) * best_s) break;
-    config::Loaded<LoweredGemm> lowered = lower_gemm(candidates[index], spec, schedules);
-    if (!lowered.ok()) return {std::nullopt, std::move(lowered.diagnostics)};
-    gpu::PlanEstimate estimate = gpu::estimate_plan(lowered.value->plan, spec);
-    best_s = std::min(best_s, estimate.time_s);
-    estimated.push_back({index, std::move(*lowered.value), std::move(estimate)});
-  }
-  std::stable_sort(estimated.begin(), estimated.end(),
-                   [](const EstimatedCandidate& a, const EstimatedCandidate& b) {
-                     return a.estimate.time_s < b.estimate.time_s;
-                   });
-  return {std::move(estimated), {}};
-}
-
-// A candidate simulated in approximate mode's search: what tells its work
-// apart, and its run's index in PromisingRuns::runs (none when stopped).
-struct SimulatedEstimate {
-  double time_s;
-  std::vector<std::int64_t> shape;  // tile m, n, k, then each kernel's CTAs
-  std::optional<std::size_t> run;
-};
-
-std::vector<std::int64_t> plan_shape(const LoweredGemm& lowered) {
-  std::vector<std::int64_t> shape = {lowered.kernel.tile_m, lowered.kernel.tile_n,
-                                     lowered.kernel.tile_k};
-  for (const gpu::KernelLaunch& launch : lowered.plan.kernels) shape.push_back(launch.cta_count);
-  return shape;
-}
-
-config::Loaded<PromisingRuns> simulate_estimated(const std::vector<GemmWorkload>& candidates,
-                                                 const hw::HardwareSpec& spec,
-                                                 const GemmScheduleRegistry& schedules,
-                                                 gpu::SimulationOptions options) {
-  config::Loaded<std::vector<EstimatedCandidate>> estimated =
-      estimate_candidates(candidates, spec, schedules);
-  if (!estimated.ok()) return {std::nullopt, std::move(estimated.diagnostics)};
-  const double best_s = estimated.value->front().estimate.time_s;
-  PromisingRuns promising;
-  std::vector<SimulatedEstimate> simulated;
-  std::vector<double> best_us;  // the two best times so far, ascending
-  for (EstimatedCandidate& candidate : *estimated.value) {
-    const double estimate_s = candidate.estimate.time_s;
-    if (promising.started >= 2 && estimate_s > (1 + kEstimateMargin) * best_s) break;
-    const GemmWorkload& workload = candidates[candidate.candidate];
-    ++promising.started;
-    // The same tile and grids with an estimate equal to a simulated one's are
-    // the same work (Stream-K's modes lower alike on a grid of fewer tiles
-    // than SMs): its result. The estimate alone is not enough: memory-bound
-    // candidates of different tiles can share it.
-    std::vector<std::int64_t> shape = plan_shape(candidate.lowered);
-    const auto twin = std::find_if(
-        simulated.begin(), simulated.end(),
-        [&](const SimulatedEstimate& e) { return e.time_s == estimate_s && e.shape == shape; });
-    if (twin != simulated.end()) {
-      if (!twin->run) continue;  // it was stopped, having lost
-      gpu::SimulationResult result = promising.runs[*twin->run].run.result;
-      promising.runs.push_back({candidate.candidate, gemm_run(workload, candidate.lowered.kernel,
-                                                              spec, std::move(result))});
-      continue;
-    }
-    if (best_us.size() == 2) options.stop_after_s = best_us.back() * 1e-6;
-    WorkloadRun run = gemm_run(
-        workload, candidate.lowered.kernel, spec,
-        gpu::simulate(candidate.lowered.plan, spec, options, std::move(candidate.estimate)));
-    simulated.push_back({estimate_s, std::move(shape), std::nullopt});
-    if (run.result.stopped) continue;
-    best_us.push_back(run.result.time_us());
-    std::sort(best_us.begin(), best_us.end());
-    if (best_us.size() > 2) best_us.pop_back();
-    simulated.back().run = promising.runs.size();
-    promising.runs.push_back({candidate.candidate, std::move(run)});
-  }
-  sort_fastest_first(promising.runs);
+  // Fastest first; equal times in candidate order.
+  std::sort(runs.begin(), runs.end(), [](const CandidateRun& a, const CandidateRun& b) {
+    const double time_a = a.run.result.time_us();
+    const double time_b = b.run.result.time_us();
+    return time_a != time_b ? time_a < time_b : a.candidate < b.candidate;
+  });
   return {std::move(promising), {}};
 }
 
@@ -356,8 +242,7 @@ config::Loaded<RankedCandidates> rank_candidates(const GemmWorkload& workload,
   gpu::SimulationOptions quick = options;
   quick.record_bandwidth = false;
   config::Loaded<PromisingRuns> promising =
-      options.rank_by_estimate ? simulate_estimated(ranked.candidates, spec, schedules, quick)
-                               : simulate_promising(ranked.candidates, spec, schedules, quick);
+      simulate_promising(ranked.candidates, spec, schedules, quick);
   if (!promising.ok()) return {std::nullopt, std::move(promising.diagnostics)};
   ranked.runs = std::move(promising.value->runs);
   ranked.simulated = promising.value->started;
