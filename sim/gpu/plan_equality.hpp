@@ -2,8 +2,7 @@
 // Whether two plans are the same work: every launch's fields and every CTA's
 // program equal. The engine is deterministic, so such plans simulate to the
 // same result; approximate `auto` simulates one of them (Stream-K's modes on
-// a grid of fewer tiles than SMs lower alike). Equal estimates, tiles and
-// grids are not enough (1536x1536x8192: pure and DP-one-tile Stream-K differ).
+// a grid of fewer tiles than SMs lower alike).
 
 #include "sim/gpu/kernel_plan.hpp"
 

@@ -11,8 +11,10 @@
 #include <array>
 #include <string>
 
+#include "sim/gpu/plan_equality.hpp"
 #include "tests/support/gemm_workload.hpp"
 #include "tests/support/shipped_hardware.hpp"
+#include "workloads/gemm/gemm_kernel_config.hpp"
 #include "workloads/study_runner.hpp"
 
 namespace tilesim::workloads {
@@ -230,6 +232,42 @@ TEST(ApproximateMode, AutoChoosesAsTheExactSearch) {
     EXPECT_EQ(approximate.chosen, exact.chosen) << m << "x" << n << "x" << k;
     expect_within(approximate.time_us, exact.time_us, 0.03, exact.chosen.c_str());
   }
+}
+
+gpu::KernelPlan stream_k_plan(std::int64_t m, std::int64_t n, std::int64_t k, StreamKMode mode) {
+  GemmWorkload workload = gemm(m, n, k, "stream_k");
+  workload.stream_k_mode = mode;
+  const hw::HardwareSpec& spec = testing::shipped_hardware("h100_sxm");
+  const auto schedules = builtin_gemm_schedules();
+  return schedules.find("stream_k")
+      ->lower(workload, *resolve_gemm_kernel(workload, spec).value, spec);
+}
+
+// Approximate `auto` simulates a plan equal to one it simulated already once:
+// on 72 tiles of 128x256 (1536^2) Stream-K's three modes lower alike; on 512
+// (4096^2) pure and two-tile do not. The runner-up's time, taken from its
+// twin, is what simulating it gives.
+TEST(ApproximateMode, AutoSimulatesIdenticalPlansOnce) {
+  EXPECT_TRUE(gpu::same_work(stream_k_plan(1536, 1536, 1536, StreamKMode::pure),
+                             stream_k_plan(1536, 1536, 1536, StreamKMode::dp_one_tile)));
+  EXPECT_TRUE(gpu::same_work(stream_k_plan(1536, 1536, 1536, StreamKMode::pure),
+                             stream_k_plan(1536, 1536, 1536, StreamKMode::two_tile)));
+  EXPECT_TRUE(gpu::same_work(stream_k_plan(1536, 1536, 8192, StreamKMode::pure),
+                             stream_k_plan(1536, 1536, 8192, StreamKMode::dp_one_tile)));
+  EXPECT_FALSE(gpu::same_work(stream_k_plan(4096, 4096, 4096, StreamKMode::pure),
+                              stream_k_plan(4096, 4096, 4096, StreamKMode::two_tile)));
+
+  gpu::SimulationOptions options;
+  options.set_approximate(true);
+  auto runs =
+      run_gemm_workload(gemm(1536, 1536, 1536, "auto"), testing::shipped_hardware("h100_sxm"),
+                        builtin_gemm_schedules(), options);
+  ASSERT_TRUE(runs.ok());
+  const ScheduleChoice& choice = *runs.value->front().choice;
+  ASSERT_EQ(choice.runner_up, "stream_k:dp_one_tile:deterministic 128x256x64");
+  GemmWorkload runner_up = gemm(1536, 1536, 1536, "stream_k");
+  runner_up.stream_k_mode = StreamKMode::dp_one_tile;
+  EXPECT_EQ(choice.runner_up_time_us, simulate(runner_up, options).time_us());
 }
 
 }  // namespace
