@@ -12,7 +12,11 @@ sweep row but idle time and launch gaps), their largest and mean relative error,
 both processes (YAML loading included) with their ratio; and the same errors
 over the times of Stream-K and split-K rows alone (their schedule names
 stream_k or split_k, `auto`'s choice included: where the unit fast-forward
-acts). Prints Markdown tables of both (bench/README.md keeps them).
+acts). Prints Markdown tables of both (bench/README.md keeps them). With
+--before OTHER_TILESIM, also the errors of that build's approximate mode
+against this build's exact one (the exact engine is the same in both), so
+that a change to approximate mode shows each file's mean and worst before
+and after.
 """
 
 import argparse
@@ -78,6 +82,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tilesim", default=str(ROOT / "build/bin/tilesim"))
     parser.add_argument("--csv", default=str(ROOT / "bench/approximate/error_table.csv"))
+    parser.add_argument("--before", help="another build's tilesim: its approximate mode's errors")
     args = parser.parse_args()
     inputs = ([("study", p) for p in sorted((ROOT / "configs/studies").glob("*.yaml"))] +
               [("study", p) for p in sorted((ROOT / "kernels/studies").glob("*.yaml"))] +
@@ -89,10 +94,17 @@ def main():
         approximate, _, approximate_cpu_s = measure(args.tilesim, path, True)
         assert len(exact) == len(approximate), path
         pairs = [(abs(a / e - 1), s) for a, e, s in zip(approximate, exact, split) if e > 0]
+        before = {}
+        if args.before:
+            before_times = measure(args.before, path, True)[0]
+            before = error_columns("before_", [abs(b / e - 1) for b, e in
+                                               zip(before_times, exact) if e > 0])
+            del before["before_times"]
         rows.append({
             "file": str(path.relative_to(ROOT)),
             "kind": kind,
             **error_columns("", [error for error, _ in pairs]),
+            **before,
             "exact_cpu_s": f"{exact_cpu_s:.3f}",
             "approximate_cpu_s": f"{approximate_cpu_s:.3f}",
             "speed_ratio": f"{exact_cpu_s / max(approximate_cpu_s, 1e-3):.2f}",
@@ -103,11 +115,15 @@ def main():
         writer = csv.DictWriter(file, fieldnames=list(rows[0]), lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
-    print("| file | times | max error | mean error | exact CPU s | approximate CPU s | ratio |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    before_header = " max before | mean before |" if args.before else ""
+    print("| file | times | max error | mean error |" + before_header +
+          " exact CPU s | approximate CPU s | ratio |")
+    print("|---|---:|---:|---:|" + ("---:|---:|" if args.before else "") + "---:|---:|---:|")
     for row in rows:
+        before_cells = (f" {row['before_max_rel_error_pct']}% | {row['before_mean_rel_error_pct']}% |"
+                        if args.before else "")
         print(f"| {row['file']} | {row['times']} | {row['max_rel_error_pct']}% | "
-              f"{row['mean_rel_error_pct']}% | {row['exact_cpu_s']} | "
+              f"{row['mean_rel_error_pct']}% |{before_cells} {row['exact_cpu_s']} | "
               f"{row['approximate_cpu_s']} | {row['speed_ratio']} |")
     print()
     print("Stream-K and split-K rows:")

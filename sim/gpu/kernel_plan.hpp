@@ -32,6 +32,7 @@ struct BlockRead {
   // CTAs reading disjoint parts of one block do not share bytes.
   std::int64_t part_begin = 0;
   std::int64_t part_end = 1;
+  bool operator==(const BlockRead&) const = default;
 };
 
 // A step reads a few blocks (a GEMM step: one of A, one of B); kept inline, a
@@ -44,6 +45,7 @@ enum class ExecutionUnit : std::uint8_t { tensor, fp32, sfu };
 struct FlagWait {
   std::uint32_t flag = 0;
   std::int64_t count = 0;
+  bool operator==(const FlagWait&) const = default;
 };
 
 // One step of a CTA: reads streamed through the memory hierarchy while the
@@ -77,6 +79,7 @@ struct CtaStep {
   double wake_s = 0;
   std::optional<std::uint32_t> signal;
   std::uint16_t segment = 0;  // which CtaProgram::segments entry this step works on
+  bool operator==(const CtaStep&) const = default;
 };
 
 // What a CTA works on (one tile and k-range; a Stream-K CTA has several), for
@@ -86,6 +89,7 @@ struct CtaWorkLabel {
   std::int64_t tile_col = 0;
   std::int64_t k_begin = 0;
   std::int64_t k_end = 0;
+  bool operator==(const CtaWorkLabel&) const = default;
 };
 
 struct CtaProgram {
@@ -95,6 +99,7 @@ struct CtaProgram {
   // run at unequal paces on a GPU); 1 = the launch's.
   double tensor_speed = 1;
 
+  bool operator==(const CtaProgram&) const = default;
   // Empties the program but keeps its storage, for the next one built into it.
   void clear() {
     segments.clear();
@@ -121,6 +126,7 @@ struct CtaFootprint {
   int threads = 0;
   int registers_per_thread = 0;
   double shared_memory_bytes = 0;
+  bool operator==(const CtaFootprint&) const = default;
 };
 
 struct KernelLaunch {

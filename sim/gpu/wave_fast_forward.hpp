@@ -40,7 +40,9 @@ class WaveFastForward {
   static constexpr int kAgreeingWaves = 4;
   static constexpr int kCycleWaves = 2;           // bytes compared, records copied, per cycle
   static constexpr double kWaveTolerance = 0.01;  // relative to the waves' mean
-  static constexpr std::int64_t kTailWaves = 2;
+  // One tail wave: 8192^3 Stream-K 10,430 -> 9,247 events with two, its time
+  // and the other grids of bench/README.md round 9 within 0.07 points.
+  static constexpr std::int64_t kTailWaves = 1;
 
   // `wave_ctas`: per kernel, the CTAs the whole GPU holds at once.
   explicit WaveFastForward(std::vector<std::int64_t> wave_ctas);

@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
+#include <optional>
 
 #include "hwmodels/data_type.hpp"
+#include "sim/gpu/plan_equality.hpp"
 #include "workloads/gemm/gemm_kernel_config.hpp"
 #include "workloads/gemm/gemm_time_bound.hpp"
 #include "workloads/gemm/schedule_candidates.hpp"
@@ -78,6 +81,20 @@ std::vector<GemmWorkload> gemm_candidates(const GemmWorkload& workload,
   return {workload};
 }
 
+// The run of `workload`, lowered for `kernel`, with its simulation's `result`.
+WorkloadRun gemm_run(const GemmWorkload& workload, const hw::KernelProfile& kernel,
+                     const hw::HardwareSpec& spec, gpu::SimulationResult result) {
+  WorkloadRun run;
+  run.name = workload.name;
+  run.kind = "gemm";
+  run.schedule = describe_schedule(workload, kernel, spec);
+  run.kernel = workload.kernel;
+  run.parameters = gemm_parameters(workload, kernel);
+  run.useful_flops = workload.problem.flops();
+  run.result = std::move(result);
+  return run;
+}
+
 }  // namespace
 
 config::Loaded<WorkloadRun> simulate_gemm(const GemmWorkload& workload,
@@ -86,16 +103,9 @@ config::Loaded<WorkloadRun> simulate_gemm(const GemmWorkload& workload,
                                           const gpu::SimulationOptions& options) {
   config::Loaded<LoweredGemm> lowered = lower_gemm(workload, spec, schedules);
   if (!lowered.ok()) return {std::nullopt, std::move(lowered.diagnostics)};
-  const hw::KernelProfile& kernel = lowered.value->kernel;
-  WorkloadRun run;
-  run.name = workload.name;
-  run.kind = "gemm";
-  run.schedule = describe_schedule(workload, kernel, spec);
-  run.kernel = workload.kernel;
-  run.parameters = gemm_parameters(workload, kernel);
-  run.useful_flops = workload.problem.flops();
-  run.result = gpu::simulate(lowered.value->plan, spec, options);
-  return {std::move(run), {}};
+  return {gemm_run(workload, lowered.value->kernel, spec,
+                   gpu::simulate(lowered.value->plan, spec, options)),
+          {}};
 }
 
 config::Loaded<gpu::PlanCost> estimate_gemm_cost(const GemmWorkload& workload,
@@ -187,6 +197,13 @@ struct PromisingRuns {
   int started = 0;
 };
 
+// A candidate simulate_promising simulated, and its run's index in
+// PromisingRuns::runs (none when it was stopped).
+struct SimulatedPlan {
+  gpu::KernelPlan plan;
+  std::optional<std::size_t> run;
+};
+
 // Simulates candidates in order of their lower bounds and stops at the first
 // whose bound is no better than the second-best time so far: neither it nor
 // any later one can become the winner or the runner-up. For the same reason a
@@ -203,17 +220,40 @@ config::Loaded<PromisingRuns> simulate_promising(const std::vector<GemmWorkload>
   PromisingRuns promising;
   std::vector<CandidateRun>& runs = promising.runs;
   std::vector<double> best_us;  // the two best times so far, ascending
+  // Approximate mode only (the exact search stays as it was): a candidate
+  // whose plan is the same work as one simulated already takes its result.
+  const bool reuse_same_work = options.estimate_power_load;
+  std::vector<SimulatedPlan> simulated;
   for (const std::size_t index : order) {
     if (best_us.size() == 2 && bounds_s[index] * 1e6 >= best_us.back()) break;
     if (best_us.size() == 2) options.stop_after_s = best_us.back() * 1e-6;
-    config::Loaded<WorkloadRun> run = simulate_gemm(candidates[index], spec, schedules, options);
-    if (!run.ok()) return {std::nullopt, std::move(run.diagnostics)};
+    config::Loaded<LoweredGemm> lowered = lower_gemm(candidates[index], spec, schedules);
+    if (!lowered.ok()) return {std::nullopt, std::move(lowered.diagnostics)};
     ++promising.started;
-    if (run.value->result.stopped) continue;
-    best_us.push_back(run.value->result.time_us());
+    const auto twin =
+        std::find_if(simulated.begin(), simulated.end(), [&](const SimulatedPlan& earlier) {
+          return gpu::same_work(earlier.plan, lowered.value->plan);
+        });
+    const bool from_twin = twin != simulated.end();
+    gpu::SimulationResult result;
+    if (from_twin) {
+      // A twin stopped earlier stopped at a limit no lower than this one's.
+      if (!twin->run) continue;
+      result = runs[*twin->run].run.result;
+      result.stopped =
+          options.stop_after_s < std::numeric_limits<double>::infinity() &&
+          result.end() - result.start() > sim::SimTime::from_seconds(options.stop_after_s);
+    } else {
+      result = gpu::simulate(lowered.value->plan, spec, options);
+      if (reuse_same_work) simulated.push_back({lowered.value->plan, std::nullopt});
+    }
+    if (result.stopped) continue;
+    best_us.push_back(result.time_us());
     std::sort(best_us.begin(), best_us.end());
     if (best_us.size() > 2) best_us.pop_back();
-    runs.push_back({index, std::move(*run.value)});
+    if (reuse_same_work && !from_twin) simulated.back().run = runs.size();
+    runs.push_back(
+        {index, gemm_run(candidates[index], lowered.value->kernel, spec, std::move(result))});
   }
   // Fastest first; equal times in candidate order.
   std::sort(runs.begin(), runs.end(), [](const CandidateRun& a, const CandidateRun& b) {
