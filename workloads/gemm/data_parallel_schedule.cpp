@@ -29,6 +29,7 @@ class DataParallelPrograms final : public gpu::CtaProgramSource {
     builder_.add_main_loop(program, segment, *tile, 0, builder_.k_blocks(), true);
     builder_.add_epilogue(program, segment, *tile);
     program.tensor_speed = builder_.cta_pace(cta_index);
+    program.drifts = !builder_.paces_simulated();
   }
 
  private:
