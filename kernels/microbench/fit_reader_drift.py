@@ -23,6 +23,8 @@ import os
 import re
 import sys
 
+from hardware_key_check import exit_unless_carried
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MEASUREMENT = "bench/measurements/h100_sxm_2026-11-27_cta_drift.csv"
 HARDWARE = ["configs/hw/h100_sxm.yaml", "configs/hw/h100_sxm.measured.yaml"]
@@ -47,17 +49,8 @@ def main():
     args = parser.parse_args()
     value = fitted_drift(MEASUREMENT)
     print(f"l2.reader_drift: {value}")
-    if not args.check:
-        return
-    stale = []
-    for path in HARDWARE:
-        with open(os.path.join(REPO, path), encoding="utf-8") as f:
-            found = KEY.search(f.read())
-        if not found or float(found.group(1)) != value:
-            stale.append(f"{path}: {found.group(1) if found else 'no key'}")
-    if stale:
-        print("not the fit: " + "; ".join(stale), file=sys.stderr)
-        sys.exit(1)
+    if args.check:
+        exit_unless_carried(HARDWARE, KEY, value)
 
 
 if __name__ == "__main__":
