@@ -173,6 +173,14 @@ config::Schema<HardwareSpec> hardware_schema() {
                       "l2.bandwidth)."),
         into(&H::l2, &L2Spec::slice_bandwidth_bytes_per_s));
 
+  s.add(Param::number("l2.reader_drift")
+            .range(0.0, 1.0)
+            .default_to("0")
+            .describe("How far apart two CTAs doing the same work drift (one standard deviation) "
+                      "as a share of their age; a read of what another CTA read hits only while "
+                      "their offset stays inside the L2's residency window (0: in step)."),
+        into(&H::l2, &L2Spec::reader_drift));
+
   s.add(Param::integer("l2.partitions")
             .range(1, 8)
             .default_to("1")

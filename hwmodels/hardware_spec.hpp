@@ -58,6 +58,11 @@ struct L2Spec {
   // What the slices' data arrays move, hits and fills together (a miss is
   // written into its slice before it is read); 0: no limit beyond bandwidth.
   double slice_bandwidth_bytes_per_s = 0;
+  // How far apart two CTAs that do the same work drift, one standard
+  // deviation, as a share of their age: a CTA that reads what another read
+  // hits only while their offset stays inside the L2's residency window
+  // (l2_reuse_model.hpp). 0: CTAs stay in step.
+  double reader_drift = 0;
   // Partitions that each cache what the SMs attached to them read, the other
   // partition's lines included: data the whole chip reuses is held once per
   // partition, so it fits in capacity / partitions.

@@ -20,6 +20,8 @@ import os
 import re
 import sys
 
+from hardware_key_check import exit_unless_carried
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MEASUREMENT = "bench/measurements/h100_sxm_2026-11-27_l2_fill_hit.csv"
 L2_MIB = 50  # the H100's L2 (cudaDevAttrL2CacheSize, 52428800 bytes)
@@ -53,17 +55,8 @@ def main():
     for mib, gbs in sorted(most.items()):
         print(f"{mib:3d} MiB: hits + 2 x fills at most {gbs / 1000:.2f} TB/s")
     print(f'l2.slice_bandwidth: "{value:.2f} TB/s"')
-    if not args.check:
-        return
-    stale = []
-    for path in HARDWARE:
-        with open(os.path.join(REPO, path), encoding="utf-8") as f:
-            found = KEY.search(f.read())
-        if not found or float(found.group(1)) != value:
-            stale.append(f"{path}: {found.group(1) if found else 'no key'}")
-    if stale:
-        print("not the fit: " + "; ".join(stale), file=sys.stderr)
-        sys.exit(1)
+    if args.check:
+        exit_unless_carried(HARDWARE, KEY, value)
 
 
 if __name__ == "__main__":

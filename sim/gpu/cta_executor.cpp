@@ -14,7 +14,7 @@ CtaExecutor::CtaExecutor(sim::Simulator& simulator, GpuResources& resources,
       resources_(resources),
       spec_(spec),
       attribute_time_(attribute_time),
-      l2_(spec.l2.reuse_capacity_bytes(), spec.l2.bandwidth_bytes_per_s),
+      l2_(spec.l2.reuse_capacity_bytes(), spec.l2.bandwidth_bytes_per_s, spec.l2.reader_drift),
       flags_(simulator) {
   if (fast_forward_units) unit_fast_forward_.emplace();
   if (attribute_time_) {
@@ -69,6 +69,9 @@ void CtaExecutor::run(int sm, std::uint32_t kernel, double tensor_efficiency, Ct
   cta.program = std::move(program);
   cta.tensor_efficiency = tensor_efficiency * cta.program.tensor_speed;
   cta.next_step = 0;
+  // Id 0: in step with every CTA (the L2 model does not smear its sharing).
+  ++started_ctas_;
+  cta.reader = {cta.program.drifts ? started_ctas_ : 0, (simulator_.now() + start_delay).seconds()};
   cta.on_done = std::move(on_done);
   cta.outcome.segments.reserve(cta.program.segments.size());
   for (const CtaWorkLabel& label : cta.program.segments) {
@@ -192,7 +195,7 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
   for (const BlockRead& read : step.reads) {
     read_bytes += read.bytes;
     l2_read_bytes += read.bytes / read.multicast;
-    missed_bytes += l2_.read(read.key, read.part_begin, read.part_end, read.bytes);
+    missed_bytes += l2_.read(read.key, read.part_begin, read.part_end, read.bytes, cta.reader);
   }
   if (step.write_key) {
     l2_.write(*step.write_key, step.write_bytes);

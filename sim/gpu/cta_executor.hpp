@@ -58,6 +58,7 @@ class CtaExecutor {
     double tensor_efficiency = 1;
     CtaProgram program;
     std::size_t next_step = 0;
+    L2Reader reader;  // this CTA, for the L2 model's drift
     CtaOutcome outcome;
     CtaTimeUses time_use;
     DoneCallback on_done;
@@ -93,6 +94,7 @@ class CtaExecutor {
   std::vector<RunningCta> running_;                   // slots, reused through free_
   std::vector<std::uint32_t> free_;
   std::vector<CtaProgram> spare_programs_;  // finished CTAs' programs, for their storage
+  std::uint64_t started_ctas_ = 0;          // the last CTA's id (ids from 1)
 };
 
 }  // namespace tilesim::gpu

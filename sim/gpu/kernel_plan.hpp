@@ -98,6 +98,10 @@ struct CtaProgram {
   // This CTA's tensor-core rate relative to the launch's (CTAs of one launch
   // run at unequal paces on a GPU); 1 = the launch's.
   double tensor_speed = 1;
+  // Whether the L2 model smears this CTA's sharing with other CTAs by the
+  // hardware's reader drift (l2.reader_drift): not where the launch simulates
+  // its CTAs' unequal paces itself (tensor_speed), which would count them twice.
+  bool drifts = true;
 
   bool operator==(const CtaProgram&) const = default;
   // Empties the program but keeps its storage, for the next one built into it.
@@ -105,6 +109,7 @@ struct CtaProgram {
     segments.clear();
     steps.clear();
     tensor_speed = 1;
+    drifts = true;
   }
 };
 

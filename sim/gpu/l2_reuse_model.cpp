@@ -1,6 +1,7 @@
 #include "sim/gpu/l2_reuse_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace tilesim::gpu {
 
@@ -39,8 +40,21 @@ inline bool L2ReuseModel::resident(const ResidentPart& part) const {
   return streamed < capacity_bytes_;
 }
 
+double L2ReuseModel::in_step_share(const ResidentPart& part, const L2Reader& reader) const {
+  // CTA 0: no CTA (written data, whose reader waited for it; the approximate mode).
+  if (reader_drift_ <= 0 || !bandwidth_bytes_per_s_ || reader.cta == 0 || part.user.cta == 0 ||
+      part.user.cta == reader.cta) {
+    return 1;
+  }
+  const double age_s = now_s_ - reader.start_s;
+  const double sigma_s = reader_drift_ * std::hypot(age_s, part.user_age_s);
+  if (sigma_s <= 0) return 1;
+  const double window_s = capacity_bytes_ / *bandwidth_bytes_per_s_;
+  return std::erf(window_s / (sigma_s * std::sqrt(2.0)));
+}
+
 double L2ReuseModel::read(const BlockKey& key, std::int64_t part_begin, std::int64_t part_end,
-                          double bytes) {
+                          double bytes, const L2Reader& reader) {
   ResidentParts& parts = blocks_[key];
   settle_frontier();
   const auto width = static_cast<double>(std::max<std::int64_t>(1, part_end - part_begin));
@@ -48,15 +62,15 @@ double L2ReuseModel::read(const BlockKey& key, std::int64_t part_begin, std::int
   // resident ones count what they cover of the read, and those the read
   // touches merge into one part, used now: they leave their old places on
   // the stack, and the merged part goes on top.
-  std::int64_t covered = 0;
-  ResidentPart merged{part_begin, part_end, bytes, 0};
+  double covered = 0;
+  ResidentPart merged{part_begin, part_end, bytes, 0, reader, now_s_ - reader.start_s};
   std::size_t kept = 0;
   for (std::size_t index = 0; index < parts.size(); ++index) {
     const ResidentPart part = parts[index];
     if (!resident(part)) continue;
     const std::int64_t overlap =
         std::max<std::int64_t>(0, std::min(part_end, part.end) - std::max(part_begin, part.begin));
-    covered += overlap;
+    covered += static_cast<double>(overlap) * in_step_share(part, reader);
     if (part.end < merged.begin || part.begin > merged.end) {
       parts[kept++] = part;
       continue;
@@ -68,7 +82,7 @@ double L2ReuseModel::read(const BlockKey& key, std::int64_t part_begin, std::int
     leave(part.use, part.bytes);
   }
   parts.erase(parts.begin() + static_cast<std::ptrdiff_t>(kept), parts.end());
-  const double missed_bytes = bytes * (1 - static_cast<double>(covered) / width);
+  const double missed_bytes = bytes * (1 - covered / width);
   filled_bytes_ += missed_bytes;
   merged.use = use(merged.bytes);
   parts.push_back(merged);
@@ -86,7 +100,7 @@ void L2ReuseModel::write(const BlockKey& key, double bytes) {
   ResidentParts& parts = blocks_[key];
   for (const ResidentPart& part : parts) leave(part.use, part.bytes);
   constexpr std::int64_t kWholeBlock = std::int64_t{1} << 62;
-  parts = {ResidentPart{-kWholeBlock, kWholeBlock, bytes, use(bytes)}};
+  parts = {ResidentPart{-kWholeBlock, kWholeBlock, bytes, use(bytes), {}, 0}};
 }
 
 }  // namespace tilesim::gpu

@@ -16,6 +16,13 @@
 // have passed through L2 since a part's last use than its bandwidth moves in
 // that time: the distance is the smaller of the two, so concurrent readers
 // share a block whatever the order their steps started in.
+// Drift (when given a reader drift): CTAs that do the same work do not stay
+// in step on the card; two that started together are apart by about
+// drift x their age (one standard deviation). A read of a part another CTA
+// used last hits only for the share of offsets inside the residency window
+// (capacity / bandwidth): P(|offset| < window), the offset normal. So
+// lock-step partners of a long persistent launch (pure Stream-K units one
+// band apart) share little, and young CTAs (a data-parallel wave) share all.
 
 #include <boost/container/small_vector.hpp>
 #include <cstdint>
@@ -27,19 +34,28 @@
 
 namespace tilesim::gpu {
 
+// Who reads: a CTA (any id unique in the launch sequence) and when it started.
+struct L2Reader {
+  std::uint64_t cta = 0;
+  double start_s = 0;
+};
+
 class L2ReuseModel {
  public:
   explicit L2ReuseModel(double capacity_bytes) : capacity_bytes_(capacity_bytes) {}
   // With the time bound: uses are stamped with the time `advance_to` last set.
-  L2ReuseModel(double capacity_bytes, double bandwidth_bytes_per_s)
-      : capacity_bytes_(capacity_bytes), bandwidth_bytes_per_s_(bandwidth_bytes_per_s) {}
+  L2ReuseModel(double capacity_bytes, double bandwidth_bytes_per_s, double reader_drift = 0)
+      : capacity_bytes_(capacity_bytes),
+        bandwidth_bytes_per_s_(bandwidth_bytes_per_s),
+        reader_drift_(reader_drift) {}
 
   // The time of the reads and writes that follow (seconds, not decreasing).
   void advance_to(double now_s) { now_s_ = now_s; }
 
   // Records a read of `bytes`, the part [part_begin, part_end) of block `key`;
-  // returns the bytes that miss.
-  double read(const BlockKey& key, std::int64_t part_begin, std::int64_t part_end, double bytes);
+  // returns the bytes that miss. `reader`: for the drift (none: in step).
+  double read(const BlockKey& key, std::int64_t part_begin, std::int64_t part_end, double bytes,
+              const L2Reader& reader = {});
   // Written data is allocated in L2 and displaces other blocks; under a key, a
   // later read of it can hit.
   void write(double bytes);
@@ -52,7 +68,9 @@ class L2ReuseModel {
     std::int64_t begin;
     std::int64_t end;
     double bytes;
-    std::int64_t use;  // its last use, in use order
+    std::int64_t use;   // its last use, in use order
+    L2Reader user;      // who used it last
+    double user_age_s;  // that CTA's age then
   };
   // Puts `bytes` on top of the stack; returns the use number.
   std::int64_t use(double bytes);
@@ -64,9 +82,12 @@ class L2ReuseModel {
   // Resident: within `capacity` bytes of the top of the stack, or (with the
   // time bound) used less than capacity / bandwidth ago.
   bool resident(const ResidentPart& part) const;
+  // The share of a resident part's bytes that hit for `reader` (the drift).
+  double in_step_share(const ResidentPart& part, const L2Reader& reader) const;
 
   double capacity_bytes_;
   std::optional<double> bandwidth_bytes_per_s_;
+  double reader_drift_ = 0;
   double now_s_ = 0;
   double filled_bytes_ = 0;
   // Bytes of each use still on the stack, by use number (from 1): a part used

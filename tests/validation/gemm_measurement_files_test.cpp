@@ -147,6 +147,11 @@ const FileLimit kFiles[] = {
     // (9.59 -> 11.05 TB/s) after it was measured, before it was compared (main's
     // model: 5.69 / 6.22); never fitted on.
     {"h100_sxm_2026-11-27_gemm_validation_9.csv", 6.3, 7.4},  // 5.76 / 6.85
+    // Round 10's held-out set (kernels/studies/gemm_validation_10.yaml),
+    // committed before round 10's work and measured once with the CTA drift
+    // microbenchmark; l2.reader_drift taken from that microbenchmark before the
+    // set was compared (main's model: 6.24 / 7.65); never fitted on.
+    {"h100_sxm_2026-11-27_gemm_validation_10.csv", 6.5, 7.2},  // 5.96 / 6.63
     // The decode-GEMM held-out set (kernels/studies/gemm_decode_validation.yaml,
     // m = 1..32), committed before the GEMV calibration and measured once with
     // it; no model change followed; never fitted on.

@@ -23,6 +23,9 @@ hw::HardwareSpec compute_only_h100() {
   return load_h100({{"l2.bandwidth", "400 TB/s"},
                     {"hbm.bandwidth", "90 TB/s"},
                     {"sm.l2_port_bandwidth", "10 TB/s"},
+                    // Sharing between CTAs as if they ran in step: the window of the
+                    // drift (capacity / l2.bandwidth) vanishes at this bandwidth.
+                    {"l2.reader_drift", "0"},
                     {"kernels.library.kernel_overhead", "0 us"},
                     {"kernels.library.ramp_and_drain", "0 us"},
                     // The clock from busy SMs alone (tensor_clock_fraction), not the power law.

@@ -44,6 +44,7 @@ class DataParallelPrograms final : public gpu::CtaProgramSource {
       builder_.add_epilogue(program, segment, *tile);
     }
     program.tensor_speed = builder_.cta_pace(cta_index);
+    program.drifts = !builder_.paces_simulated();
   }
 
  private:

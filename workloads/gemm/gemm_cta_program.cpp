@@ -113,6 +113,10 @@ double GemmCtaProgramBuilder::cta_pace(std::int64_t cta_index) const {
   return 1 / (1 + kernel_.cta_speed_spread * (r - 0.5));
 }
 
+bool GemmCtaProgramBuilder::paces_simulated() const {
+  return kernel_.cta_speed_spread > 0;
+}
+
 std::uint16_t GemmCtaProgramBuilder::begin_segment(gpu::CtaProgram& program, TileCoord tile,
                                                    std::int64_t k_block_begin,
                                                    std::int64_t k_block_end) const {

@@ -45,6 +45,9 @@ class GemmCtaProgramBuilder {
   // The tensor speed of the launch's CTA `cta_index` (the profile's CTA
   // speed spread; 1 without one).
   double cta_pace(std::int64_t cta_index) const;
+  // Whether CTAs run at simulated unequal paces (cta_speed_spread): their
+  // programs then do not drift in the L2 model as well (CtaProgram::drifts).
+  bool paces_simulated() const;
 
   // Starts a segment (a tile and k-range) of `program`; returns its index.
   std::uint16_t begin_segment(gpu::CtaProgram& program, TileCoord tile, std::int64_t k_block_begin,

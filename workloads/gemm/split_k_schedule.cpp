@@ -33,6 +33,7 @@ class SplitKPrograms final : public gpu::CtaProgramSource {
     const std::optional<TileCoord> tile = rasterizer_.tile_of(cta_index % rasterizer_.cta_count());
     if (!tile) return;  // padding CTA of an edge cluster
     program.tensor_speed = builder_.cta_pace(cta_index);
+    program.drifts = !builder_.paces_simulated();
     // Balanced slices, as the reference kernel cuts them: no slice is empty.
     const std::int64_t k_begin = split * builder_.k_blocks() / splits_;
     const std::int64_t k_end = (split + 1) * builder_.k_blocks() / splits_;

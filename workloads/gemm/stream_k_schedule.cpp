@@ -66,6 +66,7 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
                              partition_.stream_k_tiles() + cta_index - partition_.stream_k_units());
     }
     program.tensor_speed = builder_.cta_pace(cta_index);
+    program.drifts = !builder_.paces_simulated();
   }
 
  private:

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "sim/gpu/kernel_plan.hpp"
 
 namespace tilesim::gpu {
@@ -148,6 +150,30 @@ TEST(L2ReuseModel, ConcurrentReadersShareWhateverStartedBetweenThem) {
   timed.advance_to(10e-6);
   timed.read(kC, 0, 1, 2000);
   EXPECT_DOUBLE_EQ(timed.read(kA, 0, 1, 100), 100);  // both bounds past capacity
+}
+
+// Drift: capacity 1000 B at 1 GB/s is a 1 us residency window. Two CTAs
+// started at 0 and read at 500 us have drifted apart by 0.002 x sqrt(2) x
+// 500 us = 1.41 us (one standard deviation): the second hits only for
+// P(|offset| < 1 us) = erf(1 / (1.41 x sqrt(2))) = 0.52 of its bytes.
+TEST(L2ReuseModel, ReadersThatDriftApartShareOnlyInsideTheWindow) {
+  L2ReuseModel l2(1000, 1e9, 0.002);
+  l2.advance_to(500e-6);
+  const L2Reader leader{1, 0};
+  const L2Reader follower{2, 0};
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100, leader), 100);
+  const double hit_share = std::erf(1.0 / (0.002 * std::sqrt(2.0) * 500 * std::sqrt(2.0)));
+  EXPECT_NEAR(l2.read(kA, 0, 1, 100, follower), 100 * (1 - hit_share), 1e-9);
+  // A CTA's own re-read, and readers in step (id 0), do not drift.
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100, follower), 0);
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100, L2Reader{}), 0);
+}
+
+TEST(L2ReuseModel, YoungReadersShareAlmostAll) {
+  L2ReuseModel l2(1000, 1e9, 0.002);
+  l2.advance_to(10e-6);  // 10 us old: 0.03 us apart, far inside the 1 us window
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100, L2Reader{1, 0}), 100);
+  EXPECT_LT(l2.read(kA, 0, 1, 100, L2Reader{2, 0}), 1e-6);
 }
 
 }  // namespace
