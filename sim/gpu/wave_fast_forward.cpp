@@ -11,12 +11,6 @@ bool has_flags(const CtaProgram& program) {
                      [](const CtaStep& step) { return step.wait || step.signal; });
 }
 
-CtaWork work_of(const CtaProgram& program) {
-  CtaWork work{.steps = program.steps.size()};
-  for (const CtaStep& step : program.steps) work.flops += step.flops;
-  return work;
-}
-
 // Whether every value lies within kWaveTolerance of their mean.
 template <typename Value>
 bool agree(const std::vector<Value>& values) {
@@ -54,17 +48,7 @@ WaveFastForward::WaveFastForward(std::vector<std::int64_t> wave_ctas) {
 
 void WaveFastForward::note_dispatched(std::size_t kernel, std::int64_t cta,
                                       const CtaProgram& program) {
-  KernelWaves& waves = kernels_[kernel];
-  if (has_flags(program)) {
-    waves.last_flag_cta = cta;
-    waves.plain_work.reset();
-    waves.plain_alike = true;
-    return;
-  }
-  if (waves.last_flag_cta < 0) return;
-  const CtaWork work = work_of(program);
-  if (!waves.plain_work) waves.plain_work = work;
-  waves.plain_alike = waves.plain_alike && work == *waves.plain_work;
+  if (has_flags(program)) kernels_[kernel].last_flag_cta = cta;
 }
 
 void WaveFastForward::note_finished(const CtaRecord& record, const CtaTimeUses& time_use) {
@@ -85,19 +69,15 @@ void WaveFastForward::note_finished(const CtaRecord& record, const CtaTimeUses& 
   }
 }
 
-WaveFastForward::Window WaveFastForward::window(const KernelWaves& waves, std::int64_t grid_waves) {
-  if (waves.last_flag_cta >= 0 && waves.plain_alike) {
-    return {kAgreeingWavesAfterFlags, kAgreeingWavesAfterFlags + 1};
-  }
-  return {kAgreeingWaves, std::clamp<std::int64_t>(grid_waves / kObservedShare, kAgreeingWaves + 1,
-                                                   kObservedWaves)};
+std::int64_t WaveFastForward::observed_waves(std::int64_t grid_waves) {
+  return std::clamp<std::int64_t>(grid_waves / kObservedShare, kAgreeingWaves + 1, kObservedWaves);
 }
 
-bool WaveFastForward::waves_agree(const KernelWaves& waves, const Window& window) {
+bool WaveFastForward::waves_agree(const KernelWaves& waves, std::int64_t observed) const {
   // The first waves include the grid's ramp-up and the CTAs' drifting apart
   // (which thins their L2 sharing): only waves after the observed ones count.
-  if (static_cast<std::int64_t>(waves.ends.size()) < window.observed) return false;
-  const std::size_t first = waves.ends.size() - static_cast<std::size_t>(window.agreeing);
+  if (static_cast<std::int64_t>(waves.ends.size()) < observed) return false;
+  const std::size_t first = waves.ends.size() - kAgreeingWaves;
   std::vector<std::int64_t> durations_ps;
   for (std::size_t i = first; i < waves.ends.size(); ++i) {
     durations_ps.push_back((waves.ends[i].time - waves.ends[i - 1].time).ps());
@@ -123,28 +103,23 @@ std::int64_t WaveFastForward::skip(std::size_t kernel, const KernelLaunch& launc
   const std::int64_t wave = waves.wave_ctas;
   // Whole waves and whole clusters only, once per kernel, past every CTA with
   // flags in the waves observed.
-  const Window compared = window(waves, (launch.cta_count + wave - 1) / wave);
   if (waves.skipped || next_cta % wave != 0 || wave % launch.cluster_size != 0 ||
-      waves.last_flag_cta >= next_cta - wave * (compared.agreeing + 1) ||
-      !waves_agree(waves, compared)) {
+      waves.last_flag_cta >= next_cta - wave * (kAgreeingWaves + 1) ||
+      !waves_agree(waves, observed_waves((launch.cta_count + wave - 1) / wave))) {
     return 0;
   }
   const std::int64_t skipped_waves = (launch.cta_count - next_cta) / wave - kTailWaves;
   if (skipped_waves < 1) return 0;
-  // Nobody may wait for a flag a skipped CTA would raise; after the short
-  // window, the last skipped CTA must do the observed CTAs' work too.
-  const CtaProgram last = launch.programs->program(next_cta + skipped_waves * wave - 1);
-  if (has_flags(launch.programs->program(next_cta)) || has_flags(last) ||
-      (waves.plain_work && compared.agreeing == kAgreeingWavesAfterFlags &&
-       work_of(last) != *waves.plain_work)) {
+  // Nobody may wait for a flag a skipped CTA would raise.
+  if (has_flags(launch.programs->program(next_cta)) ||
+      has_flags(launch.programs->program(next_cta + skipped_waves * wave - 1))) {
     return 0;
   }
   waves.skipped = true;
   const sim::SimTime span =
-      waves.ends.back().time -
-      waves.ends[waves.ends.size() - 1 - static_cast<std::size_t>(compared.agreeing)].time;
-  const sim::SimTime period = sim::SimTime::from_ps(
-      (span.ps() + compared.agreeing / 2) / compared.agreeing);  // rounded to the nearest ps
+      waves.ends.back().time - waves.ends[waves.ends.size() - 1 - kAgreeingWaves].time;
+  const sim::SimTime period = sim::SimTime::from_ps((span.ps() + kAgreeingWaves / 2) /
+                                                    kAgreeingWaves);  // rounded to the nearest ps
   Skip& added = skips_.emplace_back();
   added.kernel = kernel;
   added.first_cta = next_cta;

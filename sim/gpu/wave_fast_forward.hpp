@@ -17,7 +17,6 @@
 // wave) has nothing to skip.
 
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 #include "sim/engine/sim_time.hpp"
@@ -30,13 +29,6 @@ namespace tilesim::gpu {
 // Moves every time of a CTA's record by `by`.
 void shift_times(CtaRecord& record, sim::SimTime by);
 
-// A CTA program's amount of work: CTAs alike in it take alike times.
-struct CtaWork {
-  std::size_t steps = 0;
-  double flops = 0;
-  bool operator==(const CtaWork&) const = default;
-};
-
 class WaveFastForward {
  public:
   // Waves simulated before any skip: a 65536^3 grid's CTAs drift apart over
@@ -46,14 +38,6 @@ class WaveFastForward {
   static constexpr int kObservedWaves = 16;
   static constexpr int kObservedShare = 3;
   static constexpr int kAgreeingWaves = 4;
-  // A grid whose CTAs after its flagged ones (Stream-K's units, then whole
-  // tiles) all have the same steps and flops needs only
-  // kAgreeingWavesAfterFlags waves after its last flagged CTA, however many
-  // waves it has: with four, 8192^3 Stream-K ran 7 of its 15 waves event by
-  // event (bench/README.md round 10). Two waves are one cycle, so only their
-  // durations are compared. Unequal CTAs (variable-length attention) keep
-  // the longer window.
-  static constexpr int kAgreeingWavesAfterFlags = 2;
   static constexpr int kCycleWaves = 2;           // bytes compared, records copied, per cycle
   static constexpr double kWaveTolerance = 0.01;  // relative to the waves' mean
   // One tail wave: 8192^3 Stream-K 10,430 -> 9,247 events with two, its time
@@ -90,10 +74,6 @@ class WaveFastForward {
     std::int64_t wave_ctas = 0;
     std::int64_t finished = 0;
     std::int64_t last_flag_cta = -1;  // last CTA dispatched with a flag wait or signal
-    // The work of the first plain CTA after the flagged ones, and whether
-    // every plain CTA since had the same.
-    std::optional<CtaWork> plain_work;
-    bool plain_alike = true;
     MemoryTraffic traffic;
     std::vector<WaveEnd> ends;
     std::vector<RecentCta> recent;  // by CTA modulo its size, until the skip
@@ -111,13 +91,8 @@ class WaveFastForward {
     std::vector<CtaTimeUses> source_time_uses;  // by source
   };
 
-  // The waves compared before a skip, and how many must have ended.
-  struct Window {
-    std::int64_t agreeing = 0;
-    std::int64_t observed = 0;
-  };
-  static Window window(const KernelWaves& waves, std::int64_t grid_waves);
-  static bool waves_agree(const KernelWaves& waves, const Window& window);
+  static std::int64_t observed_waves(std::int64_t grid_waves);
+  bool waves_agree(const KernelWaves& waves, std::int64_t observed) const;
 
   std::vector<KernelWaves> kernels_;
   std::vector<Skip> skips_;

@@ -103,18 +103,6 @@ TEST(ApproximateMode, ShorterGridsFastForwardWithinOnePercent) {
   EXPECT_EQ(simulate(small, true, false).end(), simulate(small, false, false).end());
 }
 
-// Two-tile Stream-K's whole tiles after its units are alike: two agreeing
-// waves after the last unit start the skip, so 5 of 8192^3's 15 waves run
-// event by event, not 7 (bench/README.md round 10).
-TEST(ApproximateMode, StreamKSkipsTwoWavesAfterItsUnits) {
-  const GemmWorkload workload = gemm(8192, 8192, 8192, "stream_k");
-  const gpu::SimulationResult exact = simulate(workload, false, false);
-  const gpu::SimulationResult fast = simulate(workload, true, false);
-  EXPECT_LT(fast.events * 5, exact.events * 2);
-  expect_within(fast.time_us(), exact.time_us(), 0.005, "time_us");
-  expect_within(fast.traffic().hbm_read_bytes, exact.traffic().hbm_read_bytes, 0.01, "HBM");
-}
-
 // Serial Split-K's CTAs wait on each other's flags: never skipped.
 TEST(ApproximateMode, GridsWithFlagsAreNotFastForwarded) {
   GemmWorkload workload = gemm(16384, 16384, 4096, "split_k");
