@@ -30,16 +30,15 @@ ATen family's mean gap exceeds FAMILY_TOLERANCE_US; 2 usage or a failing tilesim
 """
 import argparse
 import csv
-import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fit_framework_families import graph_workload, launched_family  # noqa: E402
+from fit_framework_families import (graph_workload, launched_family,  # noqa: E402
+                                    simulate_study)
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CHAINS = os.path.join(REPO, "bench", "measurements",
@@ -89,14 +88,7 @@ def simulate(tilesim, keys):
         chain_workload(k, n) for k in keys
         for n in (SIMULATED_CHAINS if k[0] != "attention" else SIMULATED_CHAINS[:1]))
     with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "chains.yaml")
-        with open(path, "w") as f:
-            f.write(study)
-        run = subprocess.run([tilesim, "simulate", path, "--json", "-"], capture_output=True,
-                             text=True, cwd=REPO)
-    if run.returncode != 0:
-        sys.exit(f"fit_graph_chain_families: tilesim simulate failed\n{run.stderr}")
-    return {r["name"]: r for r in json.loads(run.stdout)["results"]}
+        return simulate_study(tilesim, study, folder)
 
 
 def cold_node_us(result):

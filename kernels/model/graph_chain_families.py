@@ -24,7 +24,6 @@ import datetime
 import json
 import math
 import os
-import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -34,21 +33,6 @@ CHAINS = (1, 2, 4, 8, 16, 32, 64)
 RUNS = 31
 HEADS, KV_HEADS, HEAD_DIM = 32, 8, 128
 KV_LENS = (1024, 4096)
-
-
-def replay_us(torch, graph):
-    for _ in range(3):
-        graph.replay()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    times = []
-    for _ in range(RUNS):
-        torch.cuda.synchronize()
-        start.record()
-        graph.replay()
-        end.record()
-        end.synchronize()
-        times.append(1000.0 * start.elapsed_time(end))
-    return statistics.median(times)
 
 
 def captured(torch, fns):
@@ -97,7 +81,7 @@ def main(argv):
         for chain in CHAINS:
             graph, _ = captured(torch, [fn] * chain)
             rows.append(dict(family=family, op=op, kv_len=0, chain=chain,
-                             time_us=round(replay_us(torch, graph), 3)))
+                             time_us=round(families.replay_us(torch, graph, RUNS), 3)))
             del graph
     for kv_len in KV_LENS:
         for chain in CHAINS:
@@ -108,7 +92,7 @@ def main(argv):
             if error > 2e-2:
                 failures.append(f"sdpa kv_len {kv_len} chain {chain}: relative error {error:.3g}")
             rows.append(dict(family="attention", op="sdpa_decode", kv_len=kv_len, chain=chain,
-                             time_us=round(replay_us(torch, graph), 3)))
+                             time_us=round(families.replay_us(torch, graph, RUNS), 3)))
             del graph, fns, outs
             torch.cuda.empty_cache()
     with open(args.csv, "w", newline="") as f:
