@@ -75,7 +75,8 @@ struct AttentionProfile {
   int registers_per_thread = 255;
   bool softmax_overlap = false;  // softmax hidden under the GEMMs (FA3 ping-pong)
   double cta_overhead_s = 0;     // fixed time per CTA: prologue, Q load issue, epilogue
-  double kernel_overhead_s = 0;  // fixed time per launch: ramp-up and drain
+  double kernel_overhead_s = 0;  // fixed time a timed run pays once
+  double ramp_and_drain_s = 0;   // fixed time every launch pays after its last CTA
   CausalBlockOrder causal_order = CausalBlockOrder::ascending;
   AttentionDecode decode = AttentionDecode::as_written;
   DecodeTurn decode_turn;

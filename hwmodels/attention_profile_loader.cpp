@@ -114,6 +114,14 @@ config::Schema<AttentionProfile> attention_profile_schema() {
             .describe("fused: what a launch pays once beyond its CTAs, as the events around it "
                       "see: the launch's ramp-up and drain (a GEMM profile's kernel_overhead)."),
         into(&P::kernel_overhead_s));
+  s.add(Param::quantity("ramp_and_drain", QuantityKind::time)
+            .range("0 us", "100 us")
+            .default_to("0 us")
+            .by_gpu()
+            .describe("fused: fixed time every launch of its kernels (the split-KV combine "
+                      "too) pays after its last CTA, also back to back inside a CUDA graph "
+                      "(a GEMM profile's ramp_and_drain); `kernel_overhead` is paid once."),
+        into(&P::ramp_and_drain_s));
   s.add(Param::choice("causal_order", {"ascending", "heaviest_first"})
             .default_to("ascending")
             .describe("fused: the order in which a causal kernel's CTAs take their query "

@@ -96,6 +96,18 @@ def zero_setup_configs(folder):
     return configs
 
 
+def simulate_study(tilesim, study, folder):
+    """{workload name: its result} of `tilesim simulate` on the study text."""
+    path = os.path.join(folder, "study.yaml")
+    with open(path, "w") as f:
+        f.write(study)
+    run = subprocess.run([tilesim, "simulate", path, "--json", "-"], capture_output=True,
+                         text=True, cwd=REPO)
+    if run.returncode != 0:
+        sys.exit(f"{os.path.basename(sys.argv[0])}: tilesim simulate failed\n{run.stderr}")
+    return {r["name"]: r for r in json.loads(run.stdout)["results"]}
+
+
 def simulated_node_us(tilesim, hardware, rows, zero_setup):
     """Simulated per-node time of each row's op (its family's kernel), as the
     microbenchmark's slope; with `zero_setup`, every family's setup 0."""
@@ -103,14 +115,7 @@ def simulated_node_us(tilesim, hardware, rows, zero_setup):
         configs = zero_setup_configs(folder) if zero_setup else os.path.join(REPO, "configs")
         study = f"hardware: {os.path.join(configs, 'hw', hardware + '.yaml')}\nworkloads:\n" + \
             "".join(graph_workload(row, nodes) for row in rows for nodes in NODES)
-        path = os.path.join(folder, "families.yaml")
-        with open(path, "w") as f:
-            f.write(study)
-        run = subprocess.run([tilesim, "simulate", path, "--json", "-"], capture_output=True,
-                             text=True, cwd=REPO)
-    if run.returncode != 0:
-        sys.exit(f"fit_framework_families: tilesim simulate failed\n{run.stderr}")
-    times = {r["name"]: r["time_us"] for r in json.loads(run.stdout)["results"]}
+        times = {name: r["time_us"] for name, r in simulate_study(tilesim, study, folder).items()}
     node_us = []
     for row in rows:
         t = [times[f"{row['family']}_{row['op']}_r{row['rows']}_n{n}"] for n in NODES]

@@ -84,11 +84,16 @@ def graph_us(torch, fn, nodes):
     with torch.cuda.graph(graph):
         for _ in range(nodes):
             fn()
+    return replay_us(torch, graph)
+
+
+def replay_us(torch, graph, runs=RUNS):
+    """Median of `runs` replays of `graph` between CUDA events, after 3 warm-up replays."""
     for _ in range(3):
         graph.replay()
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     times = []
-    for _ in range(RUNS):
+    for _ in range(runs):
         torch.cuda.synchronize()
         start.record()
         graph.replay()

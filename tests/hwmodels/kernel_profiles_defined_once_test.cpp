@@ -110,14 +110,15 @@ TEST(KernelProfilesDefinedOnce, NoTwoProfileFilesAreCopies) {
 }
 
 // Keys only an attention profile has (`description`, `architectures` and
-// `kernel_overhead` are shared with GEMM profiles, `tile` with studies).
+// `kernel_overhead`, `ramp_and_drain` are shared with GEMM profiles, `tile` with studies).
 std::set<std::string> attention_only_keys() {
   std::set<std::string> keys;
   for (const config::Param& param : attention_profile_schema().params()) {
     keys.insert(param.key.substr(0, param.key.find('.')));
   }
-  for (const char* shared : {"tile", "description", "architectures", "instruction",
-                             "tensor_efficiency", "registers_per_thread", "kernel_overhead"}) {
+  for (const char* shared :
+       {"tile", "description", "architectures", "instruction", "tensor_efficiency",
+        "registers_per_thread", "kernel_overhead", "ramp_and_drain"}) {
     keys.erase(shared);
   }
   return keys;

@@ -12,17 +12,19 @@
 
 namespace tilesim::workloads {
 
-// `kernel_overhead_s`: the profile's fixed cost per launch (a plan pays its
-// kernels' largest once).
+// `kernel_overhead_s`: what a timed run pays once (a plan pays its kernels'
+// largest once); `ramp_and_drain_s`: what every launch pays after its last CTA.
 inline gpu::KernelLaunch attention_kernel_launch(
     std::string name, std::int64_t cta_count, gpu::CtaFootprint footprint, double tensor_efficiency,
-    double kernel_overhead_s, std::shared_ptr<const gpu::CtaProgramSource> programs) {
+    double kernel_overhead_s, double ramp_and_drain_s,
+    std::shared_ptr<const gpu::CtaProgramSource> programs) {
   gpu::KernelLaunch launch;
   launch.name = std::move(name);
   launch.cta_count = cta_count;
   launch.footprint = footprint;
   launch.tensor_efficiency = tensor_efficiency;
   launch.fixed_overhead_s = kernel_overhead_s;
+  launch.ramp_and_drain_s = ramp_and_drain_s;
   launch.programs = std::move(programs);
   return launch;
 }

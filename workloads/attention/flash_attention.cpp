@@ -84,9 +84,10 @@ AttentionLowering FlashAttention::lower(const AttentionWorkload& workload,
       flash_tile(kernel.profile, static_cast<int>(workload.shape.head_dim), workload.shape.dtype);
   auto programs = std::make_shared<FlashPrograms>(workload.shape, tile, spec, kernel.profile);
   AttentionLowering lowering;
-  lowering.kernels.push_back(attention_kernel_launch(
-      workload.name + ".flash_fwd", programs->cta_count(), tile.footprint(),
-      kernel.profile.tensor_efficiency, kernel.profile.kernel_overhead_s, programs));
+  lowering.kernels.push_back(
+      attention_kernel_launch(workload.name + ".flash_fwd", programs->cta_count(), tile.footprint(),
+                              kernel.profile.tensor_efficiency, kernel.profile.kernel_overhead_s,
+                              kernel.profile.ramp_and_drain_s, programs));
   lowering.description = "flash";
   return lowering;
 }

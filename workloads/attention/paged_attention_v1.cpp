@@ -73,9 +73,9 @@ AttentionLowering PagedAttentionV1::lower(const AttentionWorkload& workload,
   }
   auto programs = std::make_shared<PagedV1Programs>(shape, spec);
   const std::int64_t ctas = shape.heads * static_cast<std::int64_t>(shape.kv_lens.size());
-  lowering.kernels.push_back(attention_kernel_launch(workload.name + ".paged_attention_v1", ctas,
-                                                     paged_footprint(logits_smem_bytes(shape)), 1.0,
-                                                     kernel.profile.kernel_overhead_s, programs));
+  lowering.kernels.push_back(attention_kernel_launch(
+      workload.name + ".paged_attention_v1", ctas, paged_footprint(logits_smem_bytes(shape)), 1.0,
+      kernel.profile.kernel_overhead_s, kernel.profile.ramp_and_drain_s, programs));
   return lowering;
 }
 

@@ -90,7 +90,7 @@ AttentionLowering PagedAttentionV2::lower(const AttentionWorkload& workload,
   lowering.kernels.push_back(attention_kernel_launch(
       workload.name + ".paged_attention_v2",
       partitions(longest_kv_len(shape)) * sequences * shape.heads, paged_footprint(smem), 1.0,
-      kernel.profile.kernel_overhead_s, programs));
+      kernel.profile.kernel_overhead_s, kernel.profile.ramp_and_drain_s, programs));
 
   SplitKvCombine reduce;
   reduce.name = workload.name + ".paged_attention_v2_reduce";
@@ -100,6 +100,7 @@ AttentionLowering PagedAttentionV2::lower(const AttentionWorkload& workload,
   reduce.head_dim = shape.head_dim;
   reduce.partial_bytes_per_row = PagedCtaProgramBuilder(shape, spec).partial_bytes_per_row();
   reduce.dtype = shape.dtype;
+  reduce.ramp_and_drain_s = kernel.profile.ramp_and_drain_s;
   lowering.kernels.push_back(split_kv_combine_kernel(reduce));
   lowering.description = fmt::format("paged_v2:page_size={}", shape.page_size);
   return lowering;

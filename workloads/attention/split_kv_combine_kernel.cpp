@@ -61,6 +61,7 @@ gpu::KernelLaunch split_kv_combine_kernel(const SplitKvCombine& combine) {
   launch.cta_count =
       combine.matrices_per_sequence * static_cast<std::int64_t>(combine.partials.size());
   launch.footprint = {kThreads, kRegistersPerThread, 0};
+  launch.ramp_and_drain_s = combine.ramp_and_drain_s;
   launch.programs = std::move(programs);
   return launch;
 }

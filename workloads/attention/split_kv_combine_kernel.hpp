@@ -22,6 +22,7 @@ struct SplitKvCombine {
   std::int64_t head_dim = 128;
   double partial_bytes_per_row = 0;  // partial O and its softmax statistics
   hw::DataType dtype = hw::DataType::bf16;
+  double ramp_and_drain_s = 0;  // its attention profile's, paid after its last CTA
 };
 
 gpu::KernelLaunch split_kv_combine_kernel(const SplitKvCombine& combine);

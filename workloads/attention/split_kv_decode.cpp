@@ -134,7 +134,7 @@ std::vector<gpu::KernelLaunch> split_kv_decode_kernels(
   std::vector<gpu::KernelLaunch> kernels;
   kernels.push_back(attention_kernel_launch(
       workload.name + "." + kernel_name, programs->cta_count(), tile.footprint(),
-      kernel.profile.tensor_efficiency, overhead_s, programs));
+      kernel.profile.tensor_efficiency, overhead_s, kernel.profile.ramp_and_drain_s, programs));
   // Ours merges the splits inside the split kernel.
   const bool combine_kernel = kernel.profile.decode != hw::AttentionDecode::as_written &&
                               (plan.splits > 1 || plan.always_combine);
@@ -147,6 +147,7 @@ std::vector<gpu::KernelLaunch> split_kv_decode_kernels(
     combine.head_dim = shape.head_dim;
     combine.partial_bytes_per_row = flash_partial_bytes(tile, 1);
     combine.dtype = shape.dtype;
+    combine.ramp_and_drain_s = kernel.profile.ramp_and_drain_s;
     kernels.push_back(split_kv_combine_kernel(combine));
   }
   return kernels;

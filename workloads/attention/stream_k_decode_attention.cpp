@@ -128,7 +128,7 @@ AttentionLowering StreamKDecodeAttention::lower(const AttentionWorkload& workloa
   AttentionLowering lowering;
   lowering.kernels.push_back(attention_kernel_launch(
       workload.name + ".stream_k_decode", programs->cta_count(), tile.footprint(),
-      kernel.profile.tensor_efficiency, overhead_s, programs));
+      kernel.profile.tensor_efficiency, overhead_s, kernel.profile.ramp_and_drain_s, programs));
   lowering.description = fmt::format("stream_k_decode:ctas={}", programs->cta_count());
   return lowering;
 }
