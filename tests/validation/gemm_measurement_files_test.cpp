@@ -152,6 +152,9 @@ const FileLimit kFiles[] = {
     // microbenchmark; l2.reader_drift taken from that microbenchmark before the
     // set was compared (main's model: 6.24 / 7.65); never fitted on.
     {"h100_sxm_2026-11-27_gemm_validation_10.csv", 6.5, 7.2},  // 5.96 / 6.63
+    // The same rows on an H200 (kernels/studies/gemm_h200_validation_10.yaml,
+    // committed before it was measured once), H100-fitted kernel profiles.
+    {"h200_sxm_2026-11-27_gemm_validation_10.csv", 6.6, 5.1, "h200_sxm"},  // 6.1 / 4.6
     // The decode-GEMM held-out set (kernels/studies/gemm_decode_validation.yaml,
     // m = 1..32), committed before the GEMV calibration and measured once with
     // it; no model change followed; never fitted on.
