@@ -371,7 +371,7 @@ TEST(LoadHardware, WrongYamlTypes) {
                             "expected an integer, got \"132.5\""));
   EXPECT_TRUE(HasDiagnostic(problems_with_line(19, "l2: [50 MiB, 7.3 TB/s]"), 19, 5, "l2",
                             "expected a map with keys capacity, bandwidth, latency, "
-                            "slice_bandwidth, partitions, got a list"));
+                            "slice_bandwidth, reader_drift, partitions, got a list"));
   const auto kernels =
       load_text(replace_line(replace_line(kValid, 22, "kernels: [library]"), 23, ""));
   EXPECT_TRUE(HasDiagnostic(kernels.diagnostics, 22, 10, "kernels",
