@@ -35,22 +35,16 @@
 #include "kernels/common/device_buffer.hpp"
 #include "kernels/common/standalone_device.hpp"
 #include "kernels/microbench/device_clock.cuh"
-#include "kernels/microbench/l2_load.cuh"
+#include "kernels/microbench/hbm_chunk_stream.cuh"
 
 namespace {
 
 using tilesim::kernels::DeviceBuffer;
 using tilesim::microbench::global_time_ns;
-using tilesim::microbench::load_bypassing_l1;
+namespace stream = tilesim::microbench::hbm_stream;
 
-constexpr int kThreads = 1024;
-constexpr int kLoadsPerThread = 12;
-constexpr std::size_t kChunkWords = std::size_t{kThreads} * kLoadsPerThread;  // 192 KiB
-constexpr int kChunks = 96;                                                   // 18 MiB a region
-constexpr int kSharedBytes = 120 * 1024;  // more than half an SM's: one CTA per SM
 constexpr int kRepeats = 5;
 constexpr int kWarmUpLaunches = 200;
-constexpr std::uint32_t kNeverFolded = 0x9e3779b9u;
 
 __device__ void spin_until(unsigned long long end_ns) {
   while (global_time_ns() < end_ns) {
@@ -58,15 +52,16 @@ __device__ void spin_until(unsigned long long end_ns) {
 }
 
 // residency_kernel
-//   grid: one CTA per SM (2 x pairs); block: kThreads. CTA b reads region
+//   grid: one CTA per SM (2 x pairs); block: stream::kThreads. CTA b reads region
 //   b % pairs; followers (b >= pairs) start `delay_ns` after their first
 //   stamp; every CTA spins `pace_ns` after each chunk. Thread 0 stamps the
 //   start and every chunk's end (stamps[b * (chunks + 1) + c]).
-__global__ void __launch_bounds__(kThreads, 1)
+__global__ void __launch_bounds__(stream::kThreads, 1)
     residency_kernel(const uint4* data, int pairs, unsigned long long delay_ns,
                      unsigned long long pace_ns, unsigned long long* stamps, std::uint32_t* sink) {
-  const uint4* region = data + std::size_t(blockIdx.x % pairs) * kChunks * kChunkWords;
-  unsigned long long* own = stamps + std::size_t(blockIdx.x) * (kChunks + 1);
+  const uint4* region =
+      data + std::size_t(blockIdx.x % pairs) * stream::kChunks * stream::kChunkWords;
+  unsigned long long* own = stamps + std::size_t(blockIdx.x) * (stream::kChunks + 1);
   __syncthreads();
   if (threadIdx.x == 0) {
     own[0] = global_time_ns();
@@ -74,13 +69,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
   __syncthreads();
   std::uint32_t folded = 0;
-  for (int c = 0; c < kChunks; ++c) {
-    const uint4* chunk = region + std::size_t(c) * kChunkWords + threadIdx.x;
-    uint4 v[kLoadsPerThread];
-#pragma unroll
-    for (int j = 0; j < kLoadsPerThread; ++j) v[j] = load_bypassing_l1(chunk + j * kThreads);
-#pragma unroll
-    for (int j = 0; j < kLoadsPerThread; ++j) folded ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
+  for (int c = 0; c < stream::kChunks; ++c) {
+    folded = stream::fold_chunk(region, c, folded);
     __syncthreads();
     if (threadIdx.x == 0) {
       own[c + 1] = global_time_ns();
@@ -88,22 +78,17 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     __syncthreads();
   }
-  if (folded == kNeverFolded) *sink = folded;
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
+  if (folded == stream::kNeverFolded) *sink = folded;
 }
 
 double stamp_us(const std::vector<unsigned long long>& stamps, int cta, int chunk) {
-  return 1e-3 * static_cast<double>(stamps[std::size_t(cta) * (kChunks + 1) + chunk]);
+  return 1e-3 * static_cast<double>(stamps[std::size_t(cta) * (stream::kChunks + 1) + chunk]);
 }
 
 struct Launch {
   double span_us;
-  double leader_us;            // median over leaders of their end less their start
-  std::vector<double> lag_us;  // per chunk (1..chunks): median over pairs
+  double leader_us;            // stream::median over leaders of their end less their start
+  std::vector<double> lag_us;  // per chunk (1..chunks): stream::median over pairs
 };
 
 Launch analyse(const std::vector<unsigned long long>& stamps, int pairs) {
@@ -112,15 +97,16 @@ Launch analyse(const std::vector<unsigned long long>& stamps, int pairs) {
   std::vector<double> leader_us;
   for (int cta = 0; cta < 2 * pairs; ++cta) {
     first = std::min(first, stamp_us(stamps, cta, 0));
-    last = std::max(last, stamp_us(stamps, cta, kChunks));
-    if (cta < pairs) leader_us.push_back(stamp_us(stamps, cta, kChunks) - stamp_us(stamps, cta, 0));
+    last = std::max(last, stamp_us(stamps, cta, stream::kChunks));
+    if (cta < pairs)
+      leader_us.push_back(stamp_us(stamps, cta, stream::kChunks) - stamp_us(stamps, cta, 0));
   }
-  Launch launch{last - first, median(leader_us), {}};
-  for (int c = 1; c <= kChunks; ++c) {
+  Launch launch{last - first, stream::median(leader_us), {}};
+  for (int c = 1; c <= stream::kChunks; ++c) {
     std::vector<double> lags;
     for (int b = 0; b < pairs; ++b)
       lags.push_back(stamp_us(stamps, b + pairs, c) - stamp_us(stamps, b, c));
-    launch.lag_us.push_back(median(lags));
+    launch.lag_us.push_back(stream::median(lags));
   }
   return launch;
 }
@@ -129,23 +115,23 @@ class Bench {
  public:
   explicit Bench(int pairs)
       : pairs_(pairs),
-        data_bytes_(std::size_t(pairs) * kChunks * kChunkWords * sizeof(uint4)),
+        data_bytes_(std::size_t(pairs) * stream::kChunks * stream::kChunkWords * sizeof(uint4)),
         data_(data_bytes_),
-        stamps_(sizeof(unsigned long long) * 2 * pairs * (kChunks + 1)),
+        stamps_(sizeof(unsigned long long) * 2 * pairs * (stream::kChunks + 1)),
         sink_(sizeof(std::uint32_t)) {
     TILESIM_CUDA_CHECK(cudaMemset(data_.get(), 0x5a, data_bytes_));
     TILESIM_CUDA_CHECK(cudaFuncSetAttribute(
-        residency_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
+        residency_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, stream::kSharedBytes));
   }
 
   std::vector<unsigned long long> run(double pace_ns, double delay_us) {
-    residency_kernel<<<2 * pairs_, kThreads, kSharedBytes>>>(
+    residency_kernel<<<2 * pairs_, stream::kThreads, stream::kSharedBytes>>>(
         data_.as<uint4>(), pairs_, static_cast<unsigned long long>(1e3 * delay_us),
         static_cast<unsigned long long>(pace_ns), stamps_.as<unsigned long long>(),
         sink_.as<std::uint32_t>());
     TILESIM_CUDA_CHECK(cudaGetLastError());
     TILESIM_CUDA_CHECK(cudaDeviceSynchronize());
-    std::vector<unsigned long long> host(std::size_t(2 * pairs_) * (kChunks + 1));
+    std::vector<unsigned long long> host(std::size_t(2 * pairs_) * (stream::kChunks + 1));
     TILESIM_CUDA_CHECK(cudaMemcpy(host.data(), stamps_.get(), host.size() * sizeof(host[0]),
                                   cudaMemcpyDeviceToHost));
     return host;
@@ -177,8 +163,8 @@ void measure(int pairs) {
                 [](const Launch& a, const Launch& b) { return a.span_us < b.span_us; });
       const Launch& mid = launches[launches.size() / 2];
       std::printf("%.0f,%.0f,%.1f,%.0f,%.2f,%.2f,%.2f\n", pace_ns, delay_us, mid.span_us,
-                  1e-3 * bench.leader_bytes() / mid.leader_us, mid.lag_us[kChunks / 4 - 1],
-                  mid.lag_us[kChunks / 2 - 1], mid.lag_us[kChunks - 1]);
+                  1e-3 * bench.leader_bytes() / mid.leader_us, mid.lag_us[stream::kChunks / 4 - 1],
+                  mid.lag_us[stream::kChunks / 2 - 1], mid.lag_us[stream::kChunks - 1]);
       std::fflush(stdout);
     }
   }
