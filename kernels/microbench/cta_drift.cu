@@ -35,57 +35,40 @@
 #include "kernels/common/device_buffer.hpp"
 #include "kernels/common/standalone_device.hpp"
 #include "kernels/microbench/device_clock.cuh"
-#include "kernels/microbench/l2_load.cuh"
+#include "kernels/microbench/hbm_chunk_stream.cuh"
 
 namespace {
 
 using tilesim::kernels::DeviceBuffer;
 using tilesim::microbench::global_time_ns;
-using tilesim::microbench::load_bypassing_l1;
+namespace stream = tilesim::microbench::hbm_stream;
 
-constexpr int kThreads = 1024;
-constexpr int kLoadsPerThread = 12;
-constexpr std::size_t kChunkWords = std::size_t{kThreads} * kLoadsPerThread;  // 192 KiB
-constexpr int kChunks = 96;  // 18 MiB a region: 2.4 GB over 132 regions, 48x the L2
-// More than half of an SM's shared memory: one CTA per SM.
-constexpr int kSharedBytes = 120 * 1024;
 constexpr int kRepeats = 5;
 constexpr int kWarmUpLaunches = 300;
-constexpr std::uint32_t kNeverFolded = 0x9e3779b9u;
 
 // drift_kernel
-//   grid: one CTA per SM; block: kThreads. CTA b reads region b % groups,
+//   grid: one CTA per SM; block: stream::kThreads. CTA b reads region b % groups,
 //   chunk by chunk; thread 0 stamps the start and the end of every chunk
 //   (stamps[b * (chunks + 1) + c]).
-__global__ void __launch_bounds__(kThreads, 1)
+__global__ void __launch_bounds__(stream::kThreads, 1)
     drift_kernel(const uint4* data, int groups, int chunks, unsigned long long* stamps,
                  std::uint32_t* sink) {
-  const uint4* region = data + std::size_t(blockIdx.x % groups) * chunks * kChunkWords;
+  const uint4* region = data + std::size_t(blockIdx.x % groups) * chunks * stream::kChunkWords;
   unsigned long long* own = stamps + std::size_t(blockIdx.x) * (chunks + 1);
   __syncthreads();
   if (threadIdx.x == 0) own[0] = global_time_ns();
   std::uint32_t folded = 0;
   for (int c = 0; c < chunks; ++c) {
-    const uint4* chunk = region + std::size_t(c) * kChunkWords + threadIdx.x;
-    uint4 v[kLoadsPerThread];
-#pragma unroll
-    for (int j = 0; j < kLoadsPerThread; ++j) v[j] = load_bypassing_l1(chunk + j * kThreads);
-#pragma unroll
-    for (int j = 0; j < kLoadsPerThread; ++j) folded ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
+    folded = stream::fold_chunk(region, c, folded);
     __syncthreads();
     if (threadIdx.x == 0) own[c + 1] = global_time_ns();
   }
-  if (folded == kNeverFolded) *sink = folded;
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[values.size() / 2];
+  if (folded == stream::kNeverFolded) *sink = folded;
 }
 
 struct Launch {
   double span_us;
-  std::vector<double> spread_us;  // per chunk (1..chunks): median over groups
+  std::vector<double> spread_us;  // per chunk (1..chunks): stream::median over groups
   double pair_spread_end_us;
 };
 
@@ -97,26 +80,26 @@ double median_spread(const std::vector<unsigned long long>& stamps, int sms, int
     unsigned long long first = ~0ull;
     unsigned long long last = 0;
     for (int cta = b; cta < sms; cta += step) {
-      const unsigned long long t = stamps[std::size_t(cta) * (kChunks + 1) + chunk];
+      const unsigned long long t = stamps[std::size_t(cta) * (stream::kChunks + 1) + chunk];
       first = std::min(first, t);
       last = std::max(last, t);
     }
     spreads.push_back(1e-3 * static_cast<double>(last - first));
   }
-  return median(spreads);
+  return stream::median(spreads);
 }
 
 Launch analyse(const std::vector<unsigned long long>& stamps, int sms, int groups) {
   unsigned long long first = ~0ull;
   unsigned long long last = 0;
   for (int cta = 0; cta < sms; ++cta) {
-    first = std::min(first, stamps[std::size_t(cta) * (kChunks + 1)]);
-    last = std::max(last, stamps[std::size_t(cta) * (kChunks + 1) + kChunks]);
+    first = std::min(first, stamps[std::size_t(cta) * (stream::kChunks + 1)]);
+    last = std::max(last, stamps[std::size_t(cta) * (stream::kChunks + 1) + stream::kChunks]);
   }
   Launch launch{1e-3 * static_cast<double>(last - first), {}, 0};
-  for (int c = 1; c <= kChunks; ++c)
+  for (int c = 1; c <= stream::kChunks; ++c)
     launch.spread_us.push_back(median_spread(stamps, sms, groups, c));
-  launch.pair_spread_end_us = median_spread(stamps, sms, sms / 2, kChunks);
+  launch.pair_spread_end_us = median_spread(stamps, sms, sms / 2, stream::kChunks);
   return launch;
 }
 
@@ -124,18 +107,18 @@ class Bench {
  public:
   explicit Bench(int sms)
       : sms_(sms),
-        data_bytes_(std::size_t(sms) * kChunks * kChunkWords * sizeof(uint4)),
+        data_bytes_(std::size_t(sms) * stream::kChunks * stream::kChunkWords * sizeof(uint4)),
         data_(data_bytes_),
-        stamps_(sizeof(unsigned long long) * sms * (kChunks + 1)),
+        stamps_(sizeof(unsigned long long) * sms * (stream::kChunks + 1)),
         sink_(sizeof(std::uint32_t)) {
     TILESIM_CUDA_CHECK(cudaMemset(data_.get(), 0x5a, data_bytes_));
     TILESIM_CUDA_CHECK(cudaFuncSetAttribute(
-        drift_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
+        drift_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, stream::kSharedBytes));
   }
 
   std::vector<unsigned long long> run(int sharers) {
     launch(sharers);
-    std::vector<unsigned long long> host(std::size_t(sms_) * (kChunks + 1));
+    std::vector<unsigned long long> host(std::size_t(sms_) * (stream::kChunks + 1));
     TILESIM_CUDA_CHECK(cudaMemcpy(host.data(), stamps_.get(), host.size() * sizeof(host[0]),
                                   cudaMemcpyDeviceToHost));
     return host;
@@ -147,9 +130,9 @@ class Bench {
 
  private:
   void launch(int sharers) {
-    drift_kernel<<<sms_, kThreads, kSharedBytes>>>(data_.as<uint4>(), groups(sharers), kChunks,
-                                                   stamps_.as<unsigned long long>(),
-                                                   sink_.as<std::uint32_t>());
+    drift_kernel<<<sms_, stream::kThreads, stream::kSharedBytes>>>(
+        data_.as<uint4>(), groups(sharers), stream::kChunks, stamps_.as<unsigned long long>(),
+        sink_.as<std::uint32_t>());
     TILESIM_CUDA_CHECK(cudaDeviceSynchronize());
   }
 
@@ -167,7 +150,7 @@ void measure(int sms, FILE* spread_csv) {
       "sharers,span_us,chunk_us,sm_gbs,region_gbs,spread_q1_us,spread_half_us,spread_q3_us,"
       "spread_end_us,pair_spread_end_us\n");
   if (spread_csv) std::fprintf(spread_csv, "sharers,chunk,elapsed_us,median_spread_us\n");
-  const double chunk_bytes = static_cast<double>(kChunkWords * sizeof(uint4));
+  const double chunk_bytes = static_cast<double>(stream::kChunkWords * sizeof(uint4));
   for (const int sharers : {1, 2, 3, 4}) {
     if (sms % sharers != 0) continue;
     std::vector<Launch> launches;
@@ -177,16 +160,16 @@ void measure(int sms, FILE* spread_csv) {
     std::sort(launches.begin(), launches.end(),
               [](const Launch& a, const Launch& b) { return a.span_us < b.span_us; });
     const Launch& mid = launches[launches.size() / 2];
-    const double sm_bytes = chunk_bytes * kChunks * sms;
-    const auto at = [&](int quarter) { return mid.spread_us[kChunks * quarter / 4 - 1]; };
+    const double sm_bytes = chunk_bytes * stream::kChunks * sms;
+    const auto at = [&](int quarter) { return mid.spread_us[stream::kChunks * quarter / 4 - 1]; };
     std::printf("%d,%.1f,%.3f,%.0f,%.0f,%.2f,%.2f,%.2f,%.2f,%.2f\n", sharers, mid.span_us,
-                mid.span_us / kChunks, 1e-3 * sm_bytes / mid.span_us,
+                mid.span_us / stream::kChunks, 1e-3 * sm_bytes / mid.span_us,
                 1e-3 * sm_bytes / sharers / mid.span_us, at(1), at(2), at(3), at(4),
                 mid.pair_spread_end_us);
     std::fflush(stdout);
     if (spread_csv) {
-      for (int c = 1; c <= kChunks; ++c) {
-        std::fprintf(spread_csv, "%d,%d,%.2f,%.3f\n", sharers, c, mid.span_us * c / kChunks,
+      for (int c = 1; c <= stream::kChunks; ++c) {
+        std::fprintf(spread_csv, "%d,%d,%.2f,%.3f\n", sharers, c, mid.span_us * c / stream::kChunks,
                      mid.spread_us[c - 1]);
       }
     }
