@@ -269,6 +269,10 @@ TEST(ApproximateMode, AutoSimulatesIdenticalPlansOnce) {
                              stream_k_plan(1536, 1536, 8192, StreamKMode::dp_one_tile)));
   EXPECT_FALSE(gpu::same_work(stream_k_plan(4096, 4096, 4096, StreamKMode::pure),
                               stream_k_plan(4096, 4096, 4096, StreamKMode::two_tile)));
+  // A kernel's ramp and drain delays what follows it: plans that differ in it differ.
+  gpu::KernelPlan longer_drain = stream_k_plan(1536, 1536, 1536, StreamKMode::pure);
+  longer_drain.kernels.front().ramp_and_drain_s += 1e-6;
+  EXPECT_FALSE(gpu::same_work(stream_k_plan(1536, 1536, 1536, StreamKMode::pure), longer_drain));
 
   gpu::SimulationOptions options;
   options.set_approximate(true);
