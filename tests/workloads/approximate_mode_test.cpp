@@ -206,6 +206,16 @@ TEST(ApproximateMode, EstimatedPowerLoadCountsPaddedMmasByTheirEnergy) {
   expect_within(estimated.time_us(), exact.time_us(), 0.02, "time_us");
 }
 
+// The run `auto` kept, exact or approximate.
+WorkloadRun auto_workload_run(const GemmWorkload& workload, bool approximate) {
+  gpu::SimulationOptions options;
+  options.set_approximate(approximate);
+  auto runs = run_gemm_workload(workload, testing::shipped_hardware("h100_sxm"),
+                                builtin_gemm_schedules(), options);
+  EXPECT_TRUE(runs.ok()) << runs.diagnostics.format();
+  return runs.value->front();
+}
+
 // `auto`'s run: the schedule it chose, with its tile and splits.
 struct AutoRun {
   std::string chosen;
@@ -213,12 +223,7 @@ struct AutoRun {
 };
 
 AutoRun run_auto(const GemmWorkload& workload, bool approximate) {
-  gpu::SimulationOptions options;
-  options.set_approximate(approximate);
-  auto runs = run_gemm_workload(workload, testing::shipped_hardware("h100_sxm"),
-                                builtin_gemm_schedules(), options);
-  EXPECT_TRUE(runs.ok()) << runs.diagnostics.format();
-  const WorkloadRun& run = runs.value->front();
+  const WorkloadRun run = auto_workload_run(workload, approximate);
   AutoRun result{run.schedule, run.result.time_us()};
   for (const WorkloadParameter& parameter : run.parameters) {
     if (parameter.key.starts_with("tile_") || parameter.key == "splits") {
@@ -286,24 +291,15 @@ TEST(ApproximateMode, AutoSimulatesIdenticalPlansOnce) {
   EXPECT_EQ(runs.value->front().result.time_us(), simulate(twin, options).time_us());
 }
 
-ScheduleChoice auto_choice(const GemmWorkload& workload, bool approximate) {
-  gpu::SimulationOptions options;
-  options.set_approximate(approximate);
-  auto runs = run_gemm_workload(workload, testing::shipped_hardware("h100_sxm"),
-                                builtin_gemm_schedules(), options);
-  EXPECT_TRUE(runs.ok()) << runs.diagnostics.format();
-  return *runs.value->front().choice;
-}
-
 // Approximate `auto` searches for the winner alone (its choices:
 // AutoChoosesAsTheExactSearch): at 4096^3 the 128x128 candidates' lower
-// bounds (229 us) pass the winner's 213.8 us but not the runner-up's 244 us,
-// so the exact search simulates 8 candidates and the approximate one 4, and
-// names no runner-up.
+// bounds (229 us) pass the winner's 213.8 us but not the second-best time
+// known when they come up (244 us), so the exact search simulates 8
+// candidates and the approximate one 4, and names no runner-up.
 TEST(ApproximateMode, AutoSearchesForTheWinnerAlone) {
   const GemmWorkload workload = gemm(4096, 4096, 4096, "auto");
-  const ScheduleChoice exact = auto_choice(workload, false);
-  const ScheduleChoice approximate = auto_choice(workload, true);
+  const ScheduleChoice exact = *auto_workload_run(workload, false).choice;
+  const ScheduleChoice approximate = *auto_workload_run(workload, true).choice;
   EXPECT_TRUE(exact.runner_up_searched);
   EXPECT_FALSE(exact.runner_up.empty());
   EXPECT_FALSE(approximate.runner_up_searched);
