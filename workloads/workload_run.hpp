@@ -21,9 +21,12 @@ struct WorkloadParameter {
 // What `schedule: auto` decided, beside the run it kept.
 struct ScheduleChoice {
   int candidates = 0;
-  int simulated = 0;      // the others' lower bounds showed they could not place first or second
+  int simulated = 0;      // the others' lower bounds showed they could not place (first or second)
   std::string runner_up;  // schedule and tile of the second fastest
   double runner_up_time_us = 0;
+  // Approximate mode searches for the winner alone (docs/model.md): then
+  // runner_up is empty and unknown.
+  bool runner_up_searched = true;
 };
 
 struct WorkloadRun {

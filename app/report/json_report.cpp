@@ -61,10 +61,12 @@ Json run_json(const workloads::WorkloadRun& run) {
             {"events", result.events}};
   if (!run.figures.empty()) item["figures"] = parameters_json(run.figures);
   if (run.choice) {
-    item["auto"] = Json{{"candidates", run.choice->candidates},
-                        {"simulated", run.choice->simulated},
-                        {"runner_up", run.choice->runner_up},
-                        {"runner_up_time_us", run.choice->runner_up_time_us}};
+    const workloads::ScheduleChoice& choice = *run.choice;
+    item["auto"] = Json{{"candidates", choice.candidates}, {"simulated", choice.simulated}};
+    // Unknown where the search looked for the winner alone (approximate mode).
+    item["auto"]["runner_up"] = choice.runner_up_searched ? Json(choice.runner_up) : Json();
+    item["auto"]["runner_up_time_us"] =
+        choice.runner_up_searched ? Json(choice.runner_up_time_us) : Json();
   }
   return item;
 }

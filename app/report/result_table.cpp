@@ -96,11 +96,15 @@ std::string result_table(const StudyReport& report) {
                                     ? fmt::format(" ({} ruled out by their lower bounds)",
                                                   choice.candidates - choice.simulated)
                                     : "";
-    choices += fmt::format(
-        "{}: auto chose {} {} of {} candidates{}; runner-up {} at {:.2f} us (+{:.1f}%)\n", run.name,
-        std::string_view(run.schedule).substr(run.schedule.find(':') + 1), tile(run),
-        choice.candidates, skipped, choice.runner_up, choice.runner_up_time_us,
-        100 * (choice.runner_up_time_us / run.result.time_us() - 1));
+    const std::string runner_up =
+        choice.runner_up_searched
+            ? fmt::format("runner-up {} at {:.2f} us (+{:.1f}%)", choice.runner_up,
+                          choice.runner_up_time_us,
+                          100 * (choice.runner_up_time_us / run.result.time_us() - 1))
+            : "runner-up not searched (approximate mode)";
+    choices += fmt::format("{}: auto chose {} {} of {} candidates{}; {}\n", run.name,
+                           std::string_view(run.schedule).substr(run.schedule.find(':') + 1),
+                           tile(run), choice.candidates, skipped, runner_up);
   }
   if (!choices.empty()) out += "\n" + choices;
   // A model's serving figures; every kernel of a graph or of a multi-kernel

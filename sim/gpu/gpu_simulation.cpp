@@ -53,15 +53,15 @@ bool ran_past(const SimulationResult& result, double limit_s) {
 class GpuRun {
  public:
   // clock_fractions: per kernel, the fraction of sm.clock its tensor work runs
-  // at; empty: from the busy SMs (HardwareSpec::tensor_clock_fraction).
-  // prebuilt_programs: per kernel, the programs of its first CTAs, built
-  // already (by the load estimate); the others are built as CTAs start.
+  // at; empty: from the busy SMs (HardwareSpec::tensor_clock_fraction), or,
+  // with `estimate_clocks`, from each kernel's estimated load
+  // (estimate_kernel_load), taken when the kernel starts: a run stopped
+  // before a kernel starts never estimates it.
   GpuRun(const KernelPlan& plan, const hw::HardwareSpec& spec, const SimulationOptions& options,
-         std::vector<double> clock_fractions,
-         std::vector<std::vector<CtaProgram>> prebuilt_programs = {})
+         std::vector<double> clock_fractions, bool estimate_clocks = false)
       : plan_(plan),
         clock_fractions_(std::move(clock_fractions)),
-        prebuilt_programs_(std::move(prebuilt_programs)),
+        estimate_clocks_(estimate_clocks),
         spec_(spec),
         resources_(simulator_, spec),
         scheduler_(spec.sm),
@@ -84,6 +84,7 @@ class GpuRun {
     kernels_.resize(plan_.kernels.size());
     result_.kernels.resize(plan_.kernels.size());
     for (std::size_t i = 0; i < plan_.kernels.size(); ++i) init_kernel(i, timings[i]);
+    if (estimate_clocks_) prebuilt_programs_.resize(plan_.kernels.size());
     link_dependencies();
     if (fast_forward_waves_) {
       std::vector<std::int64_t> wave_ctas;
@@ -137,11 +138,24 @@ class GpuRun {
     if (attribute_time_) record.time_use_per_sm.resize(static_cast<std::size_t>(spec_.sm.count));
     record.waves = static_cast<double>(launch.cta_count) /
                    (static_cast<double>(spec_.sm.count) * record.ctas_per_sm);
+    if (estimate_clocks_) return;  // estimate_clock, once the kernel starts
     state.tensor_efficiency =
         launch.tensor_efficiency *
         (clock_fractions_.empty()
              ? spec_.tensor_clock_fraction(busy_sms(launch, record, spec_.sm.count))
              : clock_fractions_[index]);
+  }
+
+  // The kernel's clock from its estimated load; the simulation takes over the
+  // programs the estimate built.
+  void estimate_clock(std::size_t index) {
+    KernelState& state = kernels_[index];
+    KernelLoadEstimate estimate = estimate_kernel_load(*state.launch, spec_);
+    const double clock_fraction =
+        hw::power_limited_clock_hz(spec_.power, spec_.sm.clock_hz, estimate.load) /
+        spec_.sm.clock_hz;
+    state.tensor_efficiency = state.launch->tensor_efficiency * clock_fraction;
+    prebuilt_programs_[index] = std::move(estimate.programs);
   }
 
   // A kernel waits for the previous kernel of its stream and for the earlier
@@ -198,6 +212,7 @@ class GpuRun {
   }
 
   void start_kernel(std::size_t index) {
+    if (estimate_clocks_) estimate_clock(index);
     active_.push_back(index);
     if (kernels_[index].launch->cta_count == 0) {
       result_.kernels[index].start = simulator_.now() + offset();
@@ -368,7 +383,8 @@ class GpuRun {
 
   const KernelPlan& plan_;
   std::vector<double> clock_fractions_;
-  std::vector<std::vector<CtaProgram>> prebuilt_programs_;  // taken as CTAs start
+  bool estimate_clocks_;
+  std::vector<std::vector<CtaProgram>> prebuilt_programs_;  // the estimate's, taken as CTAs start
   const hw::HardwareSpec& spec_;
   sim::Simulator simulator_;
   GpuResources resources_;
@@ -399,37 +415,10 @@ SimulationOverBudget::SimulationOverBudget(double effort_events)
           fmt::format("simulation stopped after {:.3g} events of effort", effort_events)),
       effort_events_(effort_events) {}
 
-namespace {
-
-// Approximate mode: each kernel's clock from its estimated load, and the
-// programs the estimate built.
-struct EstimatedClocks {
-  std::vector<double> fractions;
-  std::vector<std::vector<CtaProgram>> programs;
-};
-
-EstimatedClocks estimated_clocks(const KernelPlan& plan, const hw::HardwareSpec& spec) {
-  EstimatedClocks clocks;
-  clocks.fractions.reserve(plan.kernels.size());
-  for (const KernelLaunch& launch : plan.kernels) {
-    KernelLoadEstimate estimate = estimate_kernel_load(launch, spec);
-    clocks.fractions.push_back(
-        hw::power_limited_clock_hz(spec.power, spec.sm.clock_hz, estimate.load) / spec.sm.clock_hz);
-    clocks.programs.push_back(std::move(estimate.programs));
-  }
-  return clocks;
-}
-
-}  // namespace
-
 SimulationResult simulate(const KernelPlan& plan, const hw::HardwareSpec& spec,
                           const SimulationOptions& options) {
   if (spec.power.limit_w <= 0) return GpuRun(plan, spec, options, {}).run();
-  if (options.estimate_power_load) {
-    EstimatedClocks clocks = estimated_clocks(plan, spec);
-    return GpuRun(plan, spec, options, std::move(clocks.fractions), std::move(clocks.programs))
-        .run();
-  }
+  if (options.estimate_power_load) return GpuRun(plan, spec, options, {}, true).run();
   // The power law: a first run with every kernel at sm.clock measures each
   // kernel's load (busy SMs, tensor flops and DRAM bytes per second); the clock
   // at which that load fits the limit is the one the second run uses. When

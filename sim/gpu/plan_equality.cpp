@@ -9,8 +9,8 @@ bool same_launch(const KernelLaunch& a, const KernelLaunch& b) {
          a.cluster_size == b.cluster_size && a.footprint == b.footprint &&
          a.tensor_efficiency == b.tensor_efficiency &&
          a.tensor_energy_fraction == b.tensor_energy_fraction &&
-         a.fixed_overhead_s == b.fixed_overhead_s && a.depends_on == b.depends_on &&
-         a.host_dispatch_s == b.host_dispatch_s &&
+         a.fixed_overhead_s == b.fixed_overhead_s && a.ramp_and_drain_s == b.ramp_and_drain_s &&
+         a.depends_on == b.depends_on && a.host_dispatch_s == b.host_dispatch_s &&
          (a.programs == nullptr) == (b.programs == nullptr);
 }
 

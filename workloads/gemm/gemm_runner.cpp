@@ -204,14 +204,18 @@ struct SimulatedPlan {
   std::optional<std::size_t> run;
 };
 
+// How many of the fastest places a search must know: the winner alone, or
+// the winner and the runner-up.
+enum class Places : std::size_t { winner = 1, winner_and_runner_up = 2 };
+
 // Simulates candidates in order of their lower bounds and stops at the first
-// whose bound is no better than the second-best time so far: neither it nor
-// any later one can become the winner or the runner-up. For the same reason a
-// candidate's run stops once it has passed the second-best time.
+// whose bound is no better than the last wanted place's time so far: neither
+// it nor any later one can take a wanted place. For the same reason a
+// candidate's run stops once it has passed that time.
 config::Loaded<PromisingRuns> simulate_promising(const std::vector<GemmWorkload>& candidates,
                                                  const hw::HardwareSpec& spec,
                                                  const GemmScheduleRegistry& schedules,
-                                                 gpu::SimulationOptions options) {
+                                                 gpu::SimulationOptions options, Places places) {
   const std::vector<double> bounds_s = candidate_bounds_s(candidates, spec);
   std::vector<std::size_t> order(candidates.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -219,14 +223,15 @@ config::Loaded<PromisingRuns> simulate_promising(const std::vector<GemmWorkload>
                    [&](std::size_t a, std::size_t b) { return bounds_s[a] < bounds_s[b]; });
   PromisingRuns promising;
   std::vector<CandidateRun>& runs = promising.runs;
-  std::vector<double> best_us;  // the two best times so far, ascending
+  const auto wanted = static_cast<std::size_t>(places);
+  std::vector<double> best_us;  // the `wanted` best times so far, ascending
   // Approximate mode only (the exact search stays as it was): a candidate
   // whose plan is the same work as one simulated already takes its result.
   const bool reuse_same_work = options.estimate_power_load;
   std::vector<SimulatedPlan> simulated;
   for (const std::size_t index : order) {
-    if (best_us.size() == 2 && bounds_s[index] * 1e6 >= best_us.back()) break;
-    if (best_us.size() == 2) options.stop_after_s = best_us.back() * 1e-6;
+    if (best_us.size() == wanted && bounds_s[index] * 1e6 >= best_us.back()) break;
+    if (best_us.size() == wanted) options.stop_after_s = best_us.back() * 1e-6;
     config::Loaded<LoweredGemm> lowered = lower_gemm(candidates[index], spec, schedules);
     if (!lowered.ok()) return {std::nullopt, std::move(lowered.diagnostics)};
     ++promising.started;
@@ -250,7 +255,7 @@ config::Loaded<PromisingRuns> simulate_promising(const std::vector<GemmWorkload>
     if (result.stopped) continue;
     best_us.push_back(result.time_us());
     std::sort(best_us.begin(), best_us.end());
-    if (best_us.size() > 2) best_us.pop_back();
+    if (best_us.size() > wanted) best_us.pop_back();
     if (reuse_same_work && !from_twin) simulated.back().run = runs.size();
     runs.push_back(
         {index, gemm_run(candidates[index], lowered.value->kernel, spec, std::move(result))});
@@ -274,7 +279,8 @@ struct RankedCandidates {
 config::Loaded<RankedCandidates> rank_candidates(const GemmWorkload& workload,
                                                  const hw::HardwareSpec& spec,
                                                  const GemmScheduleRegistry& schedules,
-                                                 const gpu::SimulationOptions& options) {
+                                                 const gpu::SimulationOptions& options,
+                                                 Places places) {
   RankedCandidates ranked{auto_candidates(workload, spec), {}, 0};
   if (ranked.candidates.empty()) {
     return {std::nullopt, lower_gemm(own_tile(workload), spec, schedules).diagnostics};
@@ -282,7 +288,7 @@ config::Loaded<RankedCandidates> rank_candidates(const GemmWorkload& workload,
   gpu::SimulationOptions quick = options;
   quick.record_bandwidth = false;
   config::Loaded<PromisingRuns> promising =
-      simulate_promising(ranked.candidates, spec, schedules, quick);
+      simulate_promising(ranked.candidates, spec, schedules, quick, places);
   if (!promising.ok()) return {std::nullopt, std::move(promising.diagnostics)};
   ranked.runs = std::move(promising.value->runs);
   ranked.simulated = promising.value->started;
@@ -293,7 +299,13 @@ config::Loaded<std::vector<WorkloadRun>> choose_schedule(const GemmWorkload& wor
                                                          const hw::HardwareSpec& spec,
                                                          const GemmScheduleRegistry& schedules,
                                                          const gpu::SimulationOptions& options) {
-  config::Loaded<RankedCandidates> ranked = rank_candidates(workload, spec, schedules, options);
+  // Approximate mode (estimate_power_load stands for it, as above) searches
+  // for the winner alone: the losers stop at the winner's time, not the
+  // runner-up's, and the runner-up is not known.
+  const bool runner_up_searched = !options.estimate_power_load;
+  config::Loaded<RankedCandidates> ranked =
+      rank_candidates(workload, spec, schedules, options,
+                      runner_up_searched ? Places::winner_and_runner_up : Places::winner);
   if (!ranked.ok()) return {std::nullopt, std::move(ranked.diagnostics)};
   const std::vector<CandidateRun>& runs = ranked.value->runs;
   const CandidateRun& winner = runs.front();
@@ -306,7 +318,8 @@ config::Loaded<std::vector<WorkloadRun>> choose_schedule(const GemmWorkload& wor
   ScheduleChoice choice;
   choice.candidates = static_cast<int>(ranked.value->candidates.size());
   choice.simulated = ranked.value->simulated;
-  if (runs.size() > 1) {
+  choice.runner_up_searched = runner_up_searched;
+  if (runner_up_searched && runs.size() > 1) {
     const WorkloadRun& second = runs[1].run;
     choice.runner_up = fmt::format("{} {}", second.schedule, tile_text(second));
     choice.runner_up_time_us = second.result.time_us();
@@ -322,7 +335,8 @@ config::Loaded<GemmWorkload> chosen_gemm(const GemmWorkload& workload, const hw:
                                          const GemmScheduleRegistry& schedules,
                                          const gpu::SimulationOptions& options) {
   if (workload.schedule != "auto") return {workload, {}};
-  config::Loaded<RankedCandidates> ranked = rank_candidates(workload, spec, schedules, options);
+  config::Loaded<RankedCandidates> ranked =
+      rank_candidates(workload, spec, schedules, options, Places::winner);
   if (!ranked.ok()) return {std::nullopt, std::move(ranked.diagnostics)};
   return {ranked.value->candidates[ranked.value->runs.front().candidate], {}};
 }
