@@ -416,6 +416,17 @@ config::Schema<KernelProfile> kernel_profile_schema() {
                                                      ? StreamKDataParallelOrder::static_list
                                                      : StreamKDataParallelOrder::claimed;
         });
+  s.add(Param::choice("output_store", {"registers", "overlapped"})
+            .default_to("registers")
+            .describe("How a finished tile reaches C: registers, the CTA's threads store it "
+                      "before their next work unit (or exit); overlapped, they leave it in "
+                      "shared memory and the copy engine stores it while the CTA's next work "
+                      "unit runs (a TMA-store epilogue): its bytes flow with that unit's first "
+                      "main-loop step, and only a CTA's last store ends it."),
+        [](P& profile, const Value& value) {
+          profile.output_store =
+              value.text == "overlapped" ? OutputStore::overlapped : OutputStore::registers;
+        });
   s.add(Param::number("cta_speed_spread")
             .range(0, 1)
             .default_to("0")

@@ -108,6 +108,11 @@ enum class StreamKOrder { tail_first, head_first };
 // takes tiles b, b + grid, ... (a fixed list).
 enum class StreamKDataParallelOrder { claimed, static_list };
 
+// Who writes a finished tile to C: the CTA's threads from registers before
+// they go on (registers), or the copy engine from shared memory while the
+// CTA's next work unit runs (overlapped: a TMA-store epilogue).
+enum class OutputStore { registers, overlapped };
+
 struct ClusterShape {
   int m = 1;  // CTAs along M that share (multicast) the B tile
   int n = 1;  // CTAs along N that share (multicast) the A tile
@@ -175,6 +180,7 @@ struct KernelProfile {
   // row segments straddle two L2 lines; reads cost this multiple of their
   // bytes (1 = none).
   double misaligned_row_read_factor = 1;
+  OutputStore output_store = OutputStore::registers;
 };
 
 struct HardwareSpec {

@@ -139,7 +139,7 @@ if ((sanitize)); then
 fi
 
 tile_variants=(m128n128k32_w8_s4 m128n128k32_w4_s4 m256n128k64_w8_s3 m256n128k64_w8_s4
-  m128n256k32_w8_s4 m128n256k64_w12_s4_wgmma)
+  m128n256k32_w8_s4 m128n256k64_w12_s4_wgmma m128n256k64_w12_s4_wgmma_tma_store)
 if ((ncu)) && command -v ncu >/dev/null; then
   echo "== Nsight Compute, one 4096^3 launch per tile variant"
   metrics=sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active

@@ -105,8 +105,9 @@ config::Schema<GemmWorkload> workload_schema(const std::vector<std::string>& gem
         [](W& workload, const Value& value) { workload.persistent = value.text == "true"; });
   s.add(Param::text("kernel").name_like().default_to("library").describe(
             "Kernel profile, one the hardware file offers (`kernels:`): `library` "
-            "(vendor-class), `tilesim_ref` (our mma.sync kernel) or `tilesim_ref_wgmma` (our "
-            "TMA + wgmma kernel, sm90)."),
+            "(vendor-class), `tilesim_ref` (our mma.sync kernel), `tilesim_ref_wgmma` (our "
+            "TMA + wgmma kernel, sm90) or `tilesim_ref_wgmma_tma_store` (the same, C stored "
+            "by TMA)."),
         [](W& workload, const Value& value) {
           workload.kernel = value.text;
           workload.kernel_where = value.where;

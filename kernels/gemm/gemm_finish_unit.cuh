@@ -10,10 +10,12 @@
 
 namespace tilesim::kernels::gemm {
 
-template <class Cfg, typename Out, class Scheduler>
+// `store_c(acc)` writes a finished tile into C (the wgmma tma_store variant
+// passes its shared-memory + TMA store; the overload below the register store).
+template <class Cfg, typename Out, class Scheduler, class StoreC>
 __device__ __forceinline__ void finish_unit(const GemmKernelParams& p, const WorkUnit& unit,
                                             typename Cfg::Accumulators& acc, int m0, int n0,
-                                            int* ticket) {
+                                            int* ticket, StoreC&& store_c) {
   if constexpr (Scheduler::kSharesTiles) {
     if (unit.role == FixupRole::peer) {
       TileFixup<Cfg>::contribute(p, unit, acc, ticket);
@@ -28,7 +30,17 @@ __device__ __forceinline__ void finish_unit(const GemmKernelParams& p, const Wor
       return;
     }
   }
-  GemmEpilogue<Cfg>::store(acc, static_cast<Out*>(p.c), p.m, p.n, m0, n0);
+  store_c(acc);
+}
+
+template <class Cfg, typename Out, class Scheduler>
+__device__ __forceinline__ void finish_unit(const GemmKernelParams& p, const WorkUnit& unit,
+                                            typename Cfg::Accumulators& acc, int m0, int n0,
+                                            int* ticket) {
+  finish_unit<Cfg, Out, Scheduler>(
+      p, unit, acc, m0, n0, ticket, [&](const typename Cfg::Accumulators& finished) {
+        GemmEpilogue<Cfg>::store(finished, static_cast<Out*>(p.c), p.m, p.n, m0, n0);
+      });
 }
 
 }  // namespace tilesim::kernels::gemm

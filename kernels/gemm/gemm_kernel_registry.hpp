@@ -17,7 +17,8 @@ struct GemmKernelHandle {
   const void* function = nullptr;
   int threads = 0;
   int shared_bytes = 0;
-  bool tensor_maps = false;  // takes GemmTensorMaps as its third argument (wgmma kernels)
+  bool tensor_maps = false;    // takes GemmTensorMaps as its third argument (wgmma kernels)
+  bool stores_by_tma = false;  // ... GemmStoreTensorMaps instead (the tma_store variant)
 };
 
 enum class SchedulerKind { data_parallel, split_k, stream_k };

@@ -3,8 +3,8 @@
 // choices of one scheduler; included by each gemm_kernels_<schedule>.cu.
 // m128n128k32_w8_s4, m256n128k64_w8_s3 and the wgmma variant: bf16/fp16 in,
 // bf16/fp16/fp32 out; the other tile variants: bf16 -> bf16 only. The mma.sync
-// variants with and without 16-byte vector loads, the wgmma one with (TMA)
-// only.
+// variants with and without 16-byte vector loads, the wgmma ones (register
+// and tma_store epilogues) with (TMA) only.
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -26,7 +26,7 @@ GemmKernelHandle handle_of(bool vector_loads) {
 template <class Cfg, typename In, typename Out, class Scheduler>
 GemmKernelHandle wgmma_handle_of() {
   return {reinterpret_cast<const void*>(&gemm_wgmma_kernel<Cfg, In, Out, Scheduler>), Cfg::kThreads,
-          Cfg::kSharedBytes, true};
+          Cfg::kSharedBytes, true, Cfg::kStoresByTma};
 }
 
 template <class Cfg, typename In, class Scheduler>
@@ -55,16 +55,16 @@ GemmKernelHandle wgmma_handle_for_output(ElementType out) {
   return {};
 }
 
-// The wgmma variant: TMA needs 16-byte aligned rows (the launcher falls back
+// The wgmma variants: TMA needs 16-byte aligned rows (the launcher falls back
 // to an mma.sync variant without them).
-template <class Scheduler>
+template <class Cfg, class Scheduler>
 GemmKernelHandle find_wgmma_kernel(ElementType in, ElementType out, bool vector_loads) {
   if (!vector_loads) return {};
   switch (in) {
     case ElementType::bf16:
-      return wgmma_handle_for_output<WgmmaTileConfigM128N256S4, __nv_bfloat16, Scheduler>(out);
+      return wgmma_handle_for_output<Cfg, __nv_bfloat16, Scheduler>(out);
     case ElementType::fp16:
-      return wgmma_handle_for_output<WgmmaTileConfigM128N256S4, __half, Scheduler>(out);
+      return wgmma_handle_for_output<Cfg, __half, Scheduler>(out);
     case ElementType::fp32:
       return {};
   }
@@ -76,7 +76,10 @@ GemmKernelHandle find_kernel_variant(GemmTileVariant variant, ElementType in, El
                                      bool vector_loads) {
   using BF16 = __nv_bfloat16;
   if (variant == GemmTileVariant::m128n256k64_w12_s4_wgmma) {
-    return find_wgmma_kernel<Scheduler>(in, out, vector_loads);
+    return find_wgmma_kernel<WgmmaTileConfigM128N256S4, Scheduler>(in, out, vector_loads);
+  }
+  if (variant == GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store) {
+    return find_wgmma_kernel<WgmmaTileConfigM128N256S4TmaStore, Scheduler>(in, out, vector_loads);
   }
   if (gemm_tile_variant_has_all_types(variant)) {
     const bool big = variant == GemmTileVariant::m256n128k64_w8_s3;
@@ -101,6 +104,7 @@ GemmKernelHandle find_kernel_variant(GemmTileVariant variant, ElementType in, El
     case GemmTileVariant::m128n128k32_w8_s4:
     case GemmTileVariant::m256n128k64_w8_s3:
     case GemmTileVariant::m128n256k64_w12_s4_wgmma:
+    case GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store:
       return {};  // above
     case GemmTileVariant::m128n128k32_w4_s4:
       return handle_of<TileConfigM128N128K32W4S4, BF16, BF16, Scheduler>(vector_loads);

@@ -11,6 +11,9 @@
 //          loads its k-blocks by TMA; the consumer warpgroups multiply them
 //          with wgmma into fp32 registers and then finish each unit as the
 //          mma.sync kernel does (gemm_finish_unit.cuh).
+// Cfg::kStoresByTma (the tma_store variant): finished tiles leave through
+// shared memory and TMA stores (gemm_epilogue_tma_store.cuh), the maps then
+// include C's.
 // Rows of A and B must be 16-byte aligned (the tensor maps' strides); the
 // launcher runs the mma.sync kernel otherwise. Built for sm_90a only: other
 // targets get a body that traps.
@@ -18,6 +21,9 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <type_traits>
+
+#include "kernels/gemm/gemm_epilogue_tma_store.cuh"
 #include "kernels/gemm/gemm_finish_unit.cuh"
 #include "kernels/gemm/gemm_kernel_params.cuh"
 #include "kernels/gemm/gemm_mainloop_wgmma.cuh"
@@ -28,20 +34,24 @@
 
 namespace tilesim::kernels::gemm {
 
+template <class Cfg>
+using WgmmaTensorMaps = std::conditional_t<Cfg::kStoresByTma, GemmStoreTensorMaps, GemmTensorMaps>;
+
 template <class Cfg, typename In, typename Out, class Scheduler>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     gemm_wgmma_kernel(const GemmKernelParams p, const typename Scheduler::Params schedule,
-                      const __grid_constant__ GemmTensorMaps maps) {
+                      const __grid_constant__ WgmmaTensorMaps<Cfg> maps) {
 #if defined(TILESIM_SM90A)
   extern __shared__ __align__(128) unsigned char smem[];
   __shared__ int ticket;  // atomic fixup: this CTA's arrival order at a shared tile
   // Dynamic shared memory is not promised 1024-byte alignment: kSharedBytes has the slack.
   const std::uint32_t base = (shared_address(smem) + Cfg::kAlignmentBytes - 1) &
                              ~static_cast<std::uint32_t>(Cfg::kAlignmentBytes - 1);
-  // Stages, their mbarriers, then the work-unit slots.
+  // C's staging boxes (kStoresByTma), stages, their mbarriers, then the work-unit slots.
   static_assert(Cfg::kUnitRingBytes >= WorkUnitRing::kBytes);
-  WgmmaStageRing<Cfg> ring(base);
-  const std::uint32_t unit_ring = base + Cfg::kStages * Cfg::kStageBytes + Cfg::kBarrierBytes;
+  const std::uint32_t stages = base + Cfg::kEpilogueBytes;
+  WgmmaStageRing<Cfg> ring(stages);
+  const std::uint32_t unit_ring = stages + Cfg::kStages * Cfg::kStageBytes + Cfg::kBarrierBytes;
   WorkUnitRing units(unit_ring, smem + (unit_ring - shared_address(smem)));
   if (threadIdx.x == 0) {
     ring.init_barriers();
@@ -74,8 +84,17 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     const int n0 = tile.col * Cfg::kTileN;
     typename Cfg::Accumulators acc;
     Mainloop::consume(acc, ring, unit.k_begin, unit.k_end);
-    finish_unit<Cfg, Out, Scheduler>(p, unit, acc, m0, n0, &ticket);
+    if constexpr (Cfg::kStoresByTma) {
+      finish_unit<Cfg, Out, Scheduler>(
+          p, unit, acc, m0, n0, &ticket, [&](const typename Cfg::Accumulators& finished) {
+            GemmTmaStoreEpilogue<Cfg, Out>::store(
+                finished, base, smem + (base - shared_address(smem)), &maps.c, m0, n0);
+          });
+    } else {
+      finish_unit<Cfg, Out, Scheduler>(p, unit, acc, m0, n0, &ticket);
+    }
   }
+  if constexpr (Cfg::kStoresByTma) GemmTmaStoreEpilogue<Cfg, Out>::drain();
 #elif defined(__CUDA_ARCH__)
   __trap();
 #endif

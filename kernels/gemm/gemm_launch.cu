@@ -106,14 +106,15 @@ GemmTileShape gemm_tile_shape(GemmTileVariant variant) {
       return {"m128n256k32_w8_s4", 128, 256, 32, 4, 8, true};
     case GemmTileVariant::m128n256k64_w12_s4_wgmma:
       return {"m128n256k64_w12_s4_wgmma", 128, 256, 64, 4, 12, false, true};
+    case GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store:
+      return {"m128n256k64_w12_s4_wgmma_tma_store", 128, 256, 64, 4, 12, false, true};
   }
   return {};
 }
 
 bool gemm_tile_variant_has_all_types(GemmTileVariant variant) {
   return variant == GemmTileVariant::m128n128k32_w8_s4 ||
-         variant == GemmTileVariant::m256n128k64_w8_s3 ||
-         variant == GemmTileVariant::m128n256k64_w12_s4_wgmma;
+         variant == GemmTileVariant::m256n128k64_w8_s3 || gemm_tile_shape(variant).wgmma;
 }
 
 GemmTileVariant resolved_gemm_tile(const GemmLaunchConfig& config) {
@@ -336,14 +337,20 @@ cudaError_t launch_gemm(const GemmLaunchConfig& config, cudaStream_t stream) {
       schedule_params = &stream_k;
       break;
   }
-  gemm::GemmTensorMaps tensor_maps{};
+  gemm::GemmStoreTensorMaps tensor_maps{};
   if (kernel.tensor_maps) {
     const GemmTileShape shape = gemm_tile_shape(tile);
     const cudaError_t encoded =
-        gemm::encode_gemm_tensor_maps(tensor_maps, config, shape.m, shape.k);
+        kernel.stores_by_tma
+            ? gemm::encode_gemm_store_tensor_maps(tensor_maps, config, shape.m, shape.k)
+            : gemm::encode_gemm_tensor_maps(tensor_maps, config, shape.m, shape.k);
     if (encoded != cudaSuccess) return encoded;
   }
-  void* args[] = {&params, schedule_params, &tensor_maps};
+  // The register-store kernels read only the GemmTensorMaps part (A and B).
+  void* maps_argument = kernel.stores_by_tma
+                            ? static_cast<void*>(&tensor_maps)
+                            : static_cast<void*>(static_cast<gemm::GemmTensorMaps*>(&tensor_maps));
+  void* args[] = {&params, schedule_params, maps_argument};
   cudaError_t status =
       cudaLaunchKernel(kernel.function, dim3(static_cast<unsigned>(plan.grid_ctas)),
                        dim3(static_cast<unsigned>(kernel.threads)), args,

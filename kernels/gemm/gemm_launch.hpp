@@ -48,7 +48,7 @@ enum class FixupMode {
 // (sm_90a, fastest on the H100, the default here; the tilesim_ref_wgmma
 // profile, configs/kernels/tilesim_ref_wgmma.yaml); on rows that are not 16-byte
 // aligned (k or n not a multiple of 8) it runs as m256n128k64_w8_s3.
-// m128n128k32_w8_s4, m256n128k64_w8_s3 and the wgmma variant exist for every
+// m128n128k32_w8_s4, m256n128k64_w8_s3 and the wgmma variants exist for every
 // input/output type, the others for bf16 -> bf16.
 enum class GemmTileVariant {
   m128n128k32_w8_s4,  // 8 warps of 64x32, 2 CTAs per SM
@@ -57,8 +57,11 @@ enum class GemmTileVariant {
   m256n128k64_w8_s4,
   m128n256k32_w8_s4,
   m128n256k64_w12_s4_wgmma,  // 2 wgmma warpgroups of 64x256 + 1 TMA warpgroup, 1 CTA per SM
+  // The same main loop; C leaves through shared memory and TMA stores, which
+  // overlap the next unit's main loop (the tilesim_ref_wgmma_tma_store profile).
+  m128n256k64_w12_s4_wgmma_tma_store,
 };
-inline constexpr int kGemmTileVariantCount = 6;
+inline constexpr int kGemmTileVariantCount = 7;
 
 struct GemmTileShape {
   std::string_view name;  // as the enumerator

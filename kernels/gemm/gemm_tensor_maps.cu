@@ -9,41 +9,77 @@ namespace tilesim::kernels::gemm {
 namespace {
 
 constexpr cuuint32_t kSwizzleBytes = 128;
-constexpr cuuint32_t kElementBytes = 2;
+constexpr cuuint32_t kStoreBoxRows =
+    64;  // one consumer warpgroup's rows (gemm_epilogue_tma_store.cuh)
 
-// A 2-D row-major matrix of rows x cols 16-bit elements, boxes of box_rows x box_cols.
+cuuint32_t element_bytes(ElementType type) {
+  return type == ElementType::fp32 ? 4 : 2;
+}
+
+CUtensorMapDataType data_type(ElementType type) {
+  switch (type) {
+    case ElementType::bf16:
+      return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+    case ElementType::fp16:
+      return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    case ElementType::fp32:
+      return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  }
+  return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+}
+
+// A 2-D row-major matrix of rows x cols elements, boxes of box_rows x box_cols.
 CUresult encode_matrix(PFN_cuTensorMapEncodeTiled_v12000 encode, CUtensorMap& map,
                        const void* matrix, ElementType type, std::int64_t rows, std::int64_t cols,
                        cuuint32_t box_rows, cuuint32_t box_cols) {
   const cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
-  const cuuint64_t row_stride_bytes[1] = {static_cast<cuuint64_t>(cols) * kElementBytes};
+  const cuuint64_t row_stride_bytes[1] = {static_cast<cuuint64_t>(cols) * element_bytes(type)};
   const cuuint32_t box[2] = {box_cols, box_rows};
   const cuuint32_t element_strides[2] = {1, 1};
-  const CUtensorMapDataType data_type = type == ElementType::fp16
-                                            ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
-                                            : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-  return encode(&map, data_type, 2, const_cast<void*>(matrix), dims, row_stride_bytes, box,
+  return encode(&map, data_type(type), 2, const_cast<void*>(matrix), dims, row_stride_bytes, box,
                 element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                 CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 }
 
-}  // namespace
-
-cudaError_t encode_gemm_tensor_maps(GemmTensorMaps& maps, const GemmLaunchConfig& config,
-                                    int tile_m, int tile_k) {
+cudaError_t find_encode(PFN_cuTensorMapEncodeTiled_v12000& encode) {
   void* function = nullptr;
   cudaDriverEntryPointQueryResult found{};
   const cudaError_t status = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function,
                                                               12000, cudaEnableDefault, &found);
   if (status != cudaSuccess) return status;
   if (found != cudaDriverEntryPointSuccess) return cudaErrorNotSupported;
-  const auto encode = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
-  const cuuint32_t box_n = kSwizzleBytes / kElementBytes;
+  encode = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
+  return cudaSuccess;
+}
+
+}  // namespace
+
+cudaError_t encode_gemm_tensor_maps(GemmTensorMaps& maps, const GemmLaunchConfig& config,
+                                    int tile_m, int tile_k) {
+  PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
+  if (const cudaError_t status = find_encode(encode); status != cudaSuccess) return status;
+  const cuuint32_t box_n = kSwizzleBytes / element_bytes(config.input_type);
   if (encode_matrix(encode, maps.a, config.a, config.input_type, config.m, config.k,
                     static_cast<cuuint32_t>(tile_m),
                     static_cast<cuuint32_t>(tile_k)) != CUDA_SUCCESS ||
       encode_matrix(encode, maps.b, config.b, config.input_type, config.k, config.n,
                     static_cast<cuuint32_t>(tile_k), box_n) != CUDA_SUCCESS) {
+    return cudaErrorInvalidValue;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t encode_gemm_store_tensor_maps(GemmStoreTensorMaps& maps, const GemmLaunchConfig& config,
+                                          int tile_m, int tile_k) {
+  if (const cudaError_t status = encode_gemm_tensor_maps(maps, config, tile_m, tile_k);
+      status != cudaSuccess) {
+    return status;
+  }
+  PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
+  if (const cudaError_t status = find_encode(encode); status != cudaSuccess) return status;
+  const cuuint32_t box_columns = kSwizzleBytes / element_bytes(config.output_type);
+  if (encode_matrix(encode, maps.c, config.c, config.output_type, config.m, config.n, kStoreBoxRows,
+                    box_columns) != CUDA_SUCCESS) {
     return cudaErrorInvalidValue;
   }
   return cudaSuccess;

@@ -1,5 +1,5 @@
 #pragma once
-// TMA tensor maps of a GEMM's A and B for the wgmma kernels
+// TMA tensor maps of a GEMM's A and B (and C) for the wgmma kernels
 // (gemm_kernel_wgmma.cuh), passed to the kernel by value as a
 // __grid_constant__ parameter. Boxes are one k-block deep and use the
 // 128-byte swizzle that the wgmma descriptors read; elements past the matrix
@@ -19,9 +19,18 @@ struct GemmTensorMaps {
   CUtensorMap b;  // k x n row-major, boxes of tile_k rows x 64 columns (128 bytes)
 };
 
+// The tma_store variant's maps: A and B as above, and C (m x n row-major, of
+// the output type), boxes of 64 rows x 128 bytes in the 128-byte swizzle.
+struct GemmStoreTensorMaps : GemmTensorMaps {
+  CUtensorMap c;
+};
+
 // Rows must be 16-byte aligned (k % 8 == 0, n % 8 == 0) and A, B 16-byte aligned.
 // Returns cudaErrorInvalidValue when the driver refuses a map.
 cudaError_t encode_gemm_tensor_maps(GemmTensorMaps& maps, const GemmLaunchConfig& config,
                                     int tile_m, int tile_k);
+// The same, and C's map (C 16-byte aligned; its rows are, since n % 8 == 0).
+cudaError_t encode_gemm_store_tensor_maps(GemmStoreTensorMaps& maps, const GemmLaunchConfig& config,
+                                          int tile_m, int tile_k);
 
 }  // namespace tilesim::kernels::gemm

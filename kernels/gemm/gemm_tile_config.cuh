@@ -77,13 +77,17 @@ using TileConfigM128N256K32W8S4 = TileConfig<128, 256, 32, 2, 4, 4, 1, true>;
 // shared-memory stage holds A as TM rows of TK = 64 elements (128 bytes, the
 // 128-byte swizzle's width) and B as TN/64 column blocks of TK rows x 64
 // elements, each block one TMA box in the same swizzle.
-template <int kTileM_, int kTileN_, int kStages_>
+// kStoresByTma: C leaves through shared memory and TMA stores
+// (gemm_epilogue_tma_store.cuh) instead of from registers, so the copy engine
+// writes it to global memory while the consumers start their next unit.
+template <int kTileM_, int kTileN_, int kStages_, bool kStoresByTma_ = false>
 struct WgmmaTileConfig {
   static constexpr int kTileM = kTileM_;
   static constexpr int kTileN = kTileN_;
   static constexpr int kTileK = 64;
   static constexpr int kStages = kStages_;
   static constexpr int kMinCtasPerSm = 1;
+  static constexpr bool kStoresByTma = kStoresByTma_;
 
   static constexpr int kConsumers = kTileM / 64;  // consumer warpgroups
   static constexpr int kMathThreads = 128 * kConsumers;
@@ -119,8 +123,16 @@ struct WgmmaTileConfig {
   static constexpr int kBarrierBytes = 2 * kStages * 8;  // full and empty mbarrier per stage
   static constexpr int kUnitRingBytes = 96;              // gemm_work_unit_ring.cuh
   static constexpr int kAlignmentBytes = 1024;           // swizzle atoms: 8 rows of 128 bytes
+  // kStoresByTma: C staging before the stages, two boxes of 64 rows x 128
+  // bytes per consumer warpgroup (one filled while the other is stored);
+  // what is left of the 227 KiB beside four 48 KiB stages.
+  static constexpr int kEpilogueBoxBytes = 64 * kSwizzleBytes;
+  static constexpr int kEpilogueBoxesPerConsumer = 2;
+  static constexpr int kEpilogueBytes =
+      kStoresByTma ? kConsumers * kEpilogueBoxesPerConsumer * kEpilogueBoxBytes : 0;
   static constexpr int kSharedBytes =
-      kStages * kStageBytes + kBarrierBytes + kUnitRingBytes + kAlignmentBytes;
+      kEpilogueBytes + kStages * kStageBytes + kBarrierBytes + kUnitRingBytes + kAlignmentBytes;
+  static_assert(kSharedBytes <= 227 * 1024, "the H100's shared memory per block");
 
   static_assert(kTileM % 64 == 0 && kTileN % kBoxN == 0 && kTileN <= 256);
   static_assert(kStageBytesA % kAlignmentBytes == 0, "B and the next stage stay aligned");
@@ -136,5 +148,7 @@ struct WgmmaTileConfig {
 // 128x256x64, 4 stages: two consumer warpgroups of 64x256 (wgmma m64n256k16)
 // and a TMA producer warpgroup, 384 threads, one CTA per SM.
 using WgmmaTileConfigM128N256S4 = WgmmaTileConfig<128, 256, 4>;
+// The same tile and main loop; C stored through shared memory by TMA.
+using WgmmaTileConfigM128N256S4TmaStore = WgmmaTileConfig<128, 256, 4, true>;
 
 }  // namespace tilesim::kernels::gemm

@@ -1,7 +1,8 @@
 #pragma once
 // Thin wrappers over the Hopper (sm_90a) instructions of the wgmma main loop:
 // mbarriers (arrival counts plus transaction bytes), the bulk tensor copy
-// (TMA: global -> shared through a tensor map, completing on an mbarrier),
+// (TMA: global -> shared through a tensor map, completing on an mbarrier, and
+// shared -> global in bulk groups for the tma_store variant's epilogue),
 // shared-memory matrix descriptors, warpgroup MMA (wgmma.mma_async) and
 // per-warpgroup register budgets (setmaxnreg). Only compiled for sm_90a
 // (TILESIM_SM90A below); callers guard their use with the same macro.
@@ -62,6 +63,37 @@ __device__ __forceinline__ void tma_load_2d(std::uint32_t dst, const CUtensorMap
       "[%0], [%1, {%2, %3}], [%4];\n" ::"r"(dst),
       "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y), "r"(barrier)
       : "memory");
+}
+
+// Box (x, y) of a 2-D tensor map from shared memory at `src` (the C store of
+// the tma_store variant); parts of the box past the tensor's edges are not
+// written. Completes in this thread's bulk group (bulk_commit_group).
+__device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, std::uint32_t src, int x,
+                                             int y) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
+          reinterpret_cast<std::uint64_t>(map)),
+      "r"(src), "r"(x), "r"(y)
+      : "memory");
+}
+
+__device__ __forceinline__ void bulk_commit_group() {
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+
+// Waits until this thread's committed bulk stores have read their shared memory.
+__device__ __forceinline__ void bulk_wait_group_read_all() {
+  asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+}
+
+// Waits until this thread's committed bulk stores have completed (written global memory).
+__device__ __forceinline__ void bulk_wait_group_all() {
+  asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
+}
+
+// Orders this thread's ordinary shared-memory writes before the copy engine's reads of them.
+__device__ __forceinline__ void fence_proxy_async_shared() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
 __device__ __forceinline__ void prefetch_tensor_map(const CUtensorMap* map) {

@@ -28,8 +28,7 @@ std::optional<kernels::ElementType> element_type(hw::DataType type) {
 
 // The kernel profile that describes a compiled variant.
 std::string profile_of(const kernels::GemmTileShape& shape) {
-  return workloads::profile_of_compiled_tile(shape.m, shape.n, shape.k, shape.warps, shape.stages)
-      .value_or("");
+  return workloads::profile_of_compiled_variant(shape.name).value_or("");
 }
 
 // The compiled tile variant that implements `profile` (the workload's kernel

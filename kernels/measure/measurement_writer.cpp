@@ -135,8 +135,7 @@ std::string measured_profile(const GemmCase& gemm) {
   const kernels::GemmTileShape tile =
       kernels::gemm_tile_shape(kernels::resolved_gemm_tile(gemm.config));
   // Every compiled variant is in the table (tests/kernels/gemm_variant_profiles_test.cpp).
-  return workloads::profile_of_compiled_tile(tile.m, tile.n, tile.k, tile.warps, tile.stages)
-      .value_or(std::string(tile.name));
+  return workloads::profile_of_compiled_variant(tile.name).value_or(std::string(tile.name));
 }
 
 std::string csv_header() {

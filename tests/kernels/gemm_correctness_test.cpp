@@ -74,6 +74,12 @@ std::vector<Shape> shapes(bool small) {
         {77, 93, 57, bf16, bf16, GemmTileVariant::m256n128k64_w8_s4, "unaligned rows, 256x128x64"},
         {2056, 2312, 72, bf16, bf16, GemmTileVariant::m128n256k64_w12_s4_wgmma,
          "170 tiles with edges: persistent CTAs take 1-2"},
+        {300, 520, 200, bf16, bf16, GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store,
+         "edges, C by TMA store"},
+        {200, 264, 72, ElementType::fp16, ElementType::fp32,
+         GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store, "C by TMA store, fp16 -> fp32"},
+        {2056, 2312, 72, bf16, bf16, GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store,
+         "170 tiles with edges, C by TMA store: 1-2 tiles a CTA"},
     };
     return list;
   }
@@ -120,6 +126,16 @@ std::vector<Shape> shapes(bool small) {
   list.push_back({8, 4096, 4096, bf16, bf16, wgmma, "decode-like m = 8"});
   list.push_back({2304, 2048, 4096, bf16, bf16, wgmma, "144 tiles: one wave + 12"});
   list.push_back({2056, 4104, 520, bf16, bf16, wgmma, "289 tiles, edges in m, n and k"});
+  // The tma_store variant: its C boxes clipped at every edge, every output type.
+  const auto tma_store = GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store;
+  list.push_back({130, 264, 8, bf16, bf16, tma_store, "tiny k = 8, C by TMA store"});
+  list.push_back({300, 200, 40, bf16, ElementType::fp32, tma_store, "tiny k = 40, fp32 out"});
+  list.push_back({520, 1032, 776, ElementType::fp16, ElementType::fp16, tma_store,
+                  "edges in m, n and k, fp16"});
+  list.push_back({4224, 4224, 256, ElementType::fp16, bf16, tma_store, "fp16 -> bf16, hybrid SK"});
+  list.push_back({64, 256, 65536, bf16, ElementType::fp32, tma_store, "huge k, fp32 out"});
+  list.push_back({8, 4096, 4096, bf16, bf16, tma_store, "decode-like m = 8"});
+  list.push_back({2056, 4104, 520, bf16, bf16, tma_store, "289 tiles, edges in m, n and k"});
   return list;
 }
 

@@ -77,6 +77,17 @@ TEST(GemmProgramBuild, DataParallel) {
   expect_builds_match(edgy("data_parallel"));
 }
 
+// Overlapped output stores take a step out of the program being built.
+TEST(GemmProgramBuild, PersistentAndStreamKWithOverlappedStores) {
+  GemmWorkload persistent = edgy("data_parallel");
+  persistent.persistent = true;
+  persistent.kernel = "tilesim_ref_wgmma_tma_store";
+  expect_builds_match(persistent);
+  GemmWorkload stream_k = edgy("stream_k");
+  stream_k.kernel = "tilesim_ref_wgmma_tma_store";
+  expect_builds_match(stream_k);
+}
+
 TEST(GemmProgramBuild, StreamKEveryMode) {
   for (const StreamKMode mode :
        {StreamKMode::pure, StreamKMode::dp_one_tile, StreamKMode::two_tile}) {
@@ -94,6 +105,53 @@ TEST(GemmProgramBuild, SplitKBothReductions) {
   expect_builds_match(workload);
   workload.reduction = SplitKReduction::parallel;
   expect_builds_match(workload);
+}
+
+// Plain C stores (write bytes, nothing else) of CTA 0 of a persistent
+// data-parallel launch with 2 tiles a CTA, and the bytes its steps write.
+struct Stores {
+  int plain_steps = 0;
+  double first_main_loop_write_bytes = 0;  // of the second tile
+  double write_bytes = 0;
+};
+
+Stores persistent_cta_stores(const std::string& kernel) {
+  GemmWorkload workload = testing::gemm(3000, 2000, 1000, "data_parallel");  // 24 x 8 tiles
+  workload.persistent = true;
+  workload.kernel = kernel;
+  const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
+  const auto profile = resolve_gemm_kernel(workload, spec);
+  EXPECT_TRUE(profile.ok()) << profile.diagnostics.format();
+  const gpu::KernelPlan plan =
+      builtin_gemm_schedules().find("data_parallel")->lower(workload, *profile.value, spec);
+  const gpu::CtaProgram program = plan.kernels.at(0).programs->program(0);
+  EXPECT_EQ(program.segments.size(), 2u);
+  Stores stores;
+  bool second_found = false;
+  for (const gpu::CtaStep& step : program.steps) {
+    stores.write_bytes += step.write_bytes;
+    if (step.write_bytes > 0 && step.flops == 0 && step.reads.empty()) ++stores.plain_steps;
+    if (step.segment == 1 && !step.reads.empty() && !second_found) {
+      second_found = true;
+      stores.first_main_loop_write_bytes = step.write_bytes;
+    }
+  }
+  return stores;
+}
+
+// A TMA-store epilogue (output_store: overlapped) writes the first tile's C
+// under the second tile's main loop; a register epilogue stops for it. Both
+// write the same bytes, and the CTA's last store is a step of its own.
+TEST(GemmProgramBuild, OverlappedOutputStoreFlowsWithTheNextTilesMainLoop) {
+  const Stores registers = persistent_cta_stores("tilesim_ref_wgmma");
+  const Stores overlapped = persistent_cta_stores("tilesim_ref_wgmma_tma_store");
+  constexpr double kTileBytes = 128 * 256 * 2;
+  EXPECT_EQ(registers.plain_steps, 2);
+  EXPECT_EQ(registers.first_main_loop_write_bytes, 0);
+  EXPECT_EQ(overlapped.plain_steps, 1);
+  EXPECT_EQ(overlapped.first_main_loop_write_bytes, kTileBytes);
+  EXPECT_EQ(overlapped.write_bytes, registers.write_bytes);
+  EXPECT_EQ(registers.write_bytes, 2 * kTileBytes);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "workloads/gemm/gemm_kernel_launch.hpp"
 
@@ -128,10 +129,25 @@ std::uint16_t GemmCtaProgramBuilder::begin_segment(gpu::CtaProgram& program, Til
   return static_cast<std::uint16_t>(program.segments.size() - 1);
 }
 
+// With an overlapped output store, the CTA's last step, when it is the
+// previous unit's plain C store, is taken out: its bytes flow with the next
+// main-loop step instead (the copy engine stores while the MMAs run).
+double GemmCtaProgramBuilder::take_overlapped_store(gpu::CtaProgram& program) const {
+  if (kernel_.output_store != hw::OutputStore::overlapped || program.steps.empty()) return 0;
+  const gpu::CtaStep& last = program.steps.back();
+  const bool plain_store = last.write_bytes > 0 && last.flops == 0 && last.reads.empty() &&
+                           !last.write_key && !last.wait && !last.signal;
+  if (!plain_store) return 0;
+  const double bytes = last.write_bytes;
+  program.steps.pop_back();
+  return bytes;
+}
+
 void GemmCtaProgramBuilder::add_main_loop(gpu::CtaProgram& program, std::uint16_t segment,
                                           TileCoord tile, std::int64_t k_block_begin,
                                           std::int64_t k_block_end, bool fills_pipeline) const {
   if (k_block_end <= k_block_begin) return;
+  double carried_store_bytes = take_overlapped_store(program);
   const double element_bytes = hw::bytes_per_element(problem_.input_type);
   const auto rows = static_cast<double>(tile_extent_rows(tile.row));
   const auto cols = static_cast<double>(tile_extent_cols(tile.col));
@@ -155,6 +171,7 @@ void GemmCtaProgramBuilder::add_main_loop(gpu::CtaProgram& program, std::uint16_
                           begin,
                           end});
     step.bytes_in_flight = in_flight;
+    step.write_bytes = std::exchange(carried_store_bytes, 0.0);
     step.first_data_waits = fills_pipeline && begin == k_block_begin ? 1 : 0;
     if (step.first_data_waits > 0) step.setup_s = kernel_.work_unit_overhead_s;
     if (unaligned_bytes_in_flight_ > 0) {

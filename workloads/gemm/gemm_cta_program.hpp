@@ -84,6 +84,9 @@ class GemmCtaProgramBuilder {
   gpu::CtaStep mma_step(double k_blocks, std::uint16_t segment) const;
   void add_a_reads(gpu::BlockReads& reads, TileCoord tile, std::int64_t k_block_begin,
                    std::int64_t k_block_end, std::uint32_t chunk) const;
+  // The previous unit's C store, taken out of `program` when the kernel's
+  // output store overlaps the next unit (its bytes; 0 when nothing is taken).
+  double take_overlapped_store(gpu::CtaProgram& program) const;
   void add_fused_epilogue_work(gpu::CtaProgram& program, std::uint16_t segment,
                                TileCoord tile) const;
   void add_output_stores(gpu::CtaProgram& program, std::uint16_t segment, TileCoord tile) const;

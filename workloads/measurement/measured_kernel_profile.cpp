@@ -11,7 +11,9 @@ namespace {
 
 // Every tile variant kernels/gemm compiles (GemmTileVariant), and the profile
 // that describes it: the cp.async + mma.sync variants are `tilesim_ref` with a
-// tile override, the TMA + wgmma variant is `tilesim_ref_wgmma`.
+// tile override, the TMA + wgmma variants `tilesim_ref_wgmma` (C stored from
+// registers) and `tilesim_ref_wgmma_tma_store` (the same tile, C stored
+// through shared memory by TMA).
 const std::vector<CompiledTileProfile> kCompiledTiles = {
     {128, 128, 32, 8, 4, "m128n128k32_w8_s4", "tilesim_ref"},
     {128, 128, 32, 4, 4, "m128n128k32_w4_s4", "tilesim_ref"},
@@ -19,6 +21,8 @@ const std::vector<CompiledTileProfile> kCompiledTiles = {
     {256, 128, 64, 8, 4, "m256n128k64_w8_s4", "tilesim_ref"},
     {128, 256, 32, 8, 4, "m128n256k32_w8_s4", "tilesim_ref"},
     {128, 256, 64, 12, 4, "m128n256k64_w12_s4_wgmma", "tilesim_ref_wgmma"},
+    {128, 256, 64, 12, 4, "m128n256k64_w12_s4_wgmma_tma_store", "tilesim_ref_wgmma_tma_store",
+     false},
 };
 
 std::optional<int> parse_int(const std::string& text) {
@@ -28,9 +32,11 @@ std::optional<int> parse_int(const std::string& text) {
   return value;
 }
 
+// The variants a row without a `profile` column can mean.
 std::string compiled_tiles_text() {
   std::string text;
   for (const CompiledTileProfile& tile : kCompiledTiles) {
+    if (!tile.in_rows_without_profile) continue;
     text += fmt::format("{}{}x{}x{} {} warps {} stages ({})", text.empty() ? "" : ", ", tile.tile_m,
                         tile.tile_n, tile.tile_k, tile.warps, tile.stages, tile.profile);
   }
@@ -43,13 +49,9 @@ std::span<const CompiledTileProfile> compiled_tile_profiles() {
   return kCompiledTiles;
 }
 
-std::optional<std::string> profile_of_compiled_tile(int tile_m, int tile_n, int tile_k, int warps,
-                                                    int stages) {
+std::optional<std::string> profile_of_compiled_variant(std::string_view variant) {
   for (const CompiledTileProfile& tile : kCompiledTiles) {
-    if (tile.tile_m == tile_m && tile.tile_n == tile_n && tile.tile_k == tile_k &&
-        tile.warps == warps && tile.stages == stages) {
-      return tile.profile;
-    }
+    if (tile.variant == variant) return tile.profile;
   }
   return std::nullopt;
 }
@@ -84,6 +86,7 @@ MeasuredProfile measured_kernel_profile(const std::map<std::string, int>& column
   if (given.empty()) return {kernel, "", ""};  // no tile given: the profile's own
   std::vector<std::string> profiles;
   for (const CompiledTileProfile& compiled : kCompiledTiles) {
+    if (!compiled.in_rows_without_profile) continue;
     const std::array<int, 5> shape = {compiled.tile_m, compiled.tile_n, compiled.tile_k,
                                       compiled.warps, compiled.stages};
     bool matches = true;

@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tilesim::workloads {
@@ -24,14 +25,16 @@ struct CompiledTileProfile {
   int warps = 0;
   int stages = 0;
   std::string variant;  // GemmTileVariant's name, e.g. "m128n256k64_w12_s4_wgmma"
-  std::string profile;  // "tilesim_ref" or "tilesim_ref_wgmma"
+  std::string profile;  // "tilesim_ref", "tilesim_ref_wgmma", "tilesim_ref_wgmma_tma_store"
+  // Rows written before the `profile` column may mean it (`kernel: tilesim_ref`
+  // and its tile columns); variants compiled since never wrote such rows.
+  bool in_rows_without_profile = true;
 };
 
 std::span<const CompiledTileProfile> compiled_tile_profiles();
 
-// The profile of the compiled variant with this tile, if there is one.
-std::optional<std::string> profile_of_compiled_tile(int tile_m, int tile_n, int tile_k, int warps,
-                                                    int stages);
+// The profile of the compiled variant of this name (GemmTileVariant's), if there is one.
+std::optional<std::string> profile_of_compiled_variant(std::string_view variant);
 
 // The profile a row measured, or the problem and the column it is about.
 struct MeasuredProfile {

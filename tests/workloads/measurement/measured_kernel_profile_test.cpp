@@ -94,15 +94,27 @@ TEST(MeasuredKernelProfile, APartialTileMustNameOneProfile) {
       << ambiguous.diagnostics.format();
 }
 
-TEST(MeasuredKernelProfile, EveryCompiledTileHasOneProfile) {
+TEST(MeasuredKernelProfile, EveryCompiledVariantHasOneProfile) {
   for (const CompiledTileProfile& tile : compiled_tile_profiles()) {
-    EXPECT_EQ(
-        profile_of_compiled_tile(tile.tile_m, tile.tile_n, tile.tile_k, tile.warps, tile.stages),
-        tile.profile)
+    EXPECT_EQ(profile_of_compiled_variant(tile.variant), tile.profile) << tile.variant;
+    // Rows without a `profile` column were written by tilesim_ref and tilesim_ref_wgmma only.
+    EXPECT_EQ(tile.in_rows_without_profile,
+              tile.profile == "tilesim_ref" || tile.profile == "tilesim_ref_wgmma")
         << tile.variant;
-    EXPECT_TRUE(tile.profile == "tilesim_ref" || tile.profile == "tilesim_ref_wgmma");
   }
-  EXPECT_FALSE(profile_of_compiled_tile(128, 256, 64, 8, 4).has_value());
+  EXPECT_EQ(profile_of_compiled_variant("m128n256k64_w12_s4_wgmma_tma_store"),
+            "tilesim_ref_wgmma_tma_store");
+  EXPECT_FALSE(profile_of_compiled_variant("m128n256k64_w8_s4").has_value());
+}
+
+// The tma_store variant has the wgmma variant's tile: a legacy row with that
+// tile still means tilesim_ref_wgmma, the only profile that wrote such rows.
+TEST(MeasuredKernelProfile, LegacyRowsWithTheWgmmaTileMeanTheRegisterStoreKernel) {
+  const std::map<std::string, int> columns = {{"kernel", 0}, {"tile_m", 1}, {"tile_n", 2},
+                                              {"tile_k", 3}, {"warps", 4},  {"stages", 5}};
+  const MeasuredProfile found =
+      measured_kernel_profile(columns, {"tilesim_ref", "128", "256", "64", "12", "4"});
+  EXPECT_EQ(found.profile, "tilesim_ref_wgmma") << found.problem;
 }
 
 }  // namespace
