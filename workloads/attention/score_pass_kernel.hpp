@@ -7,8 +7,8 @@
 // eager framework makes. Each element costs bytes read and written, exps on
 // the SFUs and instructions on the CUDA cores; the profile of the path says
 // how many (hw::AttentionProfile).
-// One CTA per block of rows (at least 64 KiB; a kernel of a CTA per row:
-// below), 256 threads with four 16-byte loads each in flight.
+// One CTA per block of rows (at least 64 KiB), 256 threads with four 16-byte
+// loads each in flight.
 
 #include <cstdint>
 #include <optional>
@@ -38,11 +38,11 @@ struct ScorePass {
   double exps_per_element = 0;               // on the SFUs
   double fp32_instructions_per_element = 0;  // on the CUDA cores
   // A kernel with a CTA per row whose two passes wait on each other (our
-  // softmax): each row's chain of latencies. The block scheduler hands the
-  // grid's CTAs (one per row, heads after one another) to `row_slots`
-  // resident slots as they free, so each slot runs an even share of the
-  // sequence's rows in turn, with no partial last wave: simulated as one CTA
-  // per slot that pays its rows' chains one after another.
+  // softmax): each row's chain of latencies. Simulated as blocks of rows that
+  // a CTA slot runs one after another, so a block pays its rows' chains in
+  // turn; the rows are spread over `row_slots` blocks (the resident CTAs: the
+  // code's grid of a CTA per row keeps that many rows in flight), at most
+  // 64 KiB of rows each.
   double row_latency_s = 0;
   std::int64_t row_slots = 0;
   // The pass covers this sequence only (a launch per sequence); else all.
