@@ -23,24 +23,6 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
 }
 
-// Over the blocks [block_begin, block_end) on the causal diagonal, the sum of
-// the shares of the CTA's warps that skip each (their rows see none of its
-// keys: flash_forward_kernel.cuh, attend_block). 0 without a causal mask.
-double idle_warp_blocks(const FlashTile& tile, const FlashWorkItem& item, std::int64_t block_begin,
-                        std::int64_t block_end) {
-  if (item.unmasked_end >= item.key_end) return 0;
-  const std::int64_t warp_rows = tile.query_rows / tile.warps;
-  double idle = 0;
-  for (std::int64_t block = std::max(block_begin, item.unmasked_end / tile.key_rows);
-       block < block_end; ++block) {
-    for (int warp = 0; warp < tile.warps; ++warp) {
-      // The warp's last row sees keys below unmasked_end - 1 + its rows' span.
-      if (block * tile.key_rows >= item.unmasked_end - 1 + warp_rows * (warp + 1)) idle += 1;
-    }
-  }
-  return idle / tile.warps;
-}
-
 }  // namespace
 
 FlashCtaProgramBuilder::FlashCtaProgramBuilder(FlashTile tile, std::int64_t chunk_blocks,
@@ -61,7 +43,6 @@ FlashCtaProgramBuilder::FlashCtaProgramBuilder(FlashTile tile, std::int64_t chun
       // phase of this CTA's loop, not only when the CTAs' lengths differ.
       softmax_overlap_(profile.softmax_overlap ||
                        gpu::BlockScheduler(spec.sm).ctas_per_sm(tile.footprint()) > 1),
-      overlap_from_other_ctas_(!profile.softmax_overlap),
       cta_overhead_s_(profile.cta_overhead_s),
       l2_latency_s_(spec.l2.latency_s) {}
 
@@ -118,15 +99,6 @@ void FlashCtaProgramBuilder::add_chunk(gpu::CtaProgram& program, std::uint16_t s
     const double softmax_s =
         exponentials.flops / rates_.sfu_ops_per_s + bookkeeping.flops / rates_.fp32_flops_per_s;
     const double exposed = softmax_s > mma_s ? (softmax_s - mma_s) / softmax_s : 0.0;
-    // Blocks on the causal diagonal: warps whose rows see none of the block's
-    // keys skip it, and every CTA of a wave walks its diagonal blocks first
-    // (kernels/attention/flash_forward_kernel.cuh, as FA2): the skipping warps'
-    // share of the softmax finds no GEMMs to hide under, and the CTA waits
-    // for it (a stall, not more work for the SM's units).
-    if (overlap_from_other_ctas_) {
-      mma.setup_s += idle_warp_blocks(tile_, item, block_begin, block_end) / blocks *
-                     (1 - exposed) * softmax_s;
-    }
     exponentials.flops *= exposed;
     bookkeeping.flops *= exposed;
   }
@@ -178,7 +150,7 @@ void FlashCtaProgramBuilder::add_chunk(gpu::CtaProgram& program, std::uint16_t s
                          0,
                          1});
     mma.first_data_waits = 1;
-    mma.setup_s += cta_overhead_s_;
+    mma.setup_s = cta_overhead_s_;
   }
   for (gpu::CtaStep* step : steps) program.steps.push_back(std::move(*step));
 }

@@ -87,9 +87,6 @@ class FlashCtaProgramBuilder {
   UnitRates rates_;
   double kv_bytes_in_flight_;
   bool softmax_overlap_;
-  // The overlap comes from other resident CTAs' warps (FA2 class), not from
-  // the CTA's own warpgroups (FA3's ping-pong).
-  bool overlap_from_other_ctas_;
   double cta_overhead_s_;
   double l2_latency_s_;
 };
