@@ -54,6 +54,22 @@ report::ComparedRows compare_file_without(const char* file,
   return rows;
 }
 
+// Every row's error within `limit_percent`; each miss is named.
+void expect_each_row_within(const report::ComparedRows& rows, double limit_percent) {
+  for (const workloads::ComparedAttention& row : rows.attention) {
+    EXPECT_LE(std::abs(error_percent(row)), limit_percent)
+        << row.measured.workload.name << " (" << row.simulated << "): measured "
+        << row.measured.time_us << " us, predicted " << row.predicted_us;
+  }
+}
+
+// The whole comparison is printed, so a failure shows which rows moved.
+report::ComparisonSummary summarize_and_print(const report::ComparedRows& rows) {
+  report::ComparisonSummary summary = report::summarize_comparison(rows);
+  std::cout << report::comparison_table(rows, summary);
+  return summary;
+}
+
 }  // namespace
 
 report::ComparedRows compare_file(const char* file) {
@@ -74,19 +90,14 @@ report::ComparedRows compare_file(const char* file) {
 
 void expect_sdpa_within(const char* file, const SdpaLimits& limit) {
   const report::ComparedRows rows = compare_file(file);
-  const report::ComparisonSummary summary = report::summarize_comparison(rows);
-  std::cout << report::comparison_table(rows, summary);
+  const report::ComparisonSummary summary = summarize_and_print(rows);
 
   EXPECT_GE(summary.attention.all.cases, limit.min_cases);
   EXPECT_LE(metrics(summary, "sdpa_flash").mape_percent, limit.flash_mape);
   EXPECT_LE(metrics(summary, "sdpa_cudnn").mape_percent, limit.cudnn_mape);
   EXPECT_LE(metrics(summary, "sdpa_efficient").mape_percent, limit.efficient_mape);
   EXPECT_LE(metrics(summary, "sdpa_math").mape_percent, limit.math_mape);
-  for (const workloads::ComparedAttention& row : rows.attention) {
-    EXPECT_LE(std::abs(error_percent(row)), limit.case_error)
-        << row.measured.workload.name << " (" << row.simulated << "): measured "
-        << row.measured.time_us << " us, predicted " << row.predicted_us;
-  }
+  expect_each_row_within(rows, limit.case_error);
   EXPECT_GE(summary.attention.all.pearson_log_r, limit.min_pearson_log_r);
   expect_ratios_within(summary, limit.fused_unfused_error);
 }
@@ -94,17 +105,12 @@ void expect_sdpa_within(const char* file, const SdpaLimits& limit) {
 void expect_own_within(const char* file, const OwnLimits& limit,
                        std::span<const std::string_view> known_outliers) {
   const report::ComparedRows rows = compare_file_without(file, known_outliers);
-  const report::ComparisonSummary summary = report::summarize_comparison(rows);
-  std::cout << report::comparison_table(rows, summary);
+  const report::ComparisonSummary summary = summarize_and_print(rows);
 
   EXPECT_GE(summary.attention.all.cases, limit.min_cases);
   EXPECT_LE(summary.attention.all.mape_percent, limit.mape);
   EXPECT_LE(metrics(summary, "tilesim_ref prefill").mape_percent, limit.prefill_mape);
-  for (const workloads::ComparedAttention& row : rows.attention) {
-    EXPECT_LE(std::abs(error_percent(row)), limit.case_error)
-        << row.measured.workload.name << " (" << row.simulated << "): measured "
-        << row.measured.time_us << " us, predicted " << row.predicted_us;
-  }
+  expect_each_row_within(rows, limit.case_error);
   expect_ratios_within(summary, limit.fused_unfused_error);
   EXPECT_GT(summary.attention.decode_choice.groups.size(), 0u);
   EXPECT_GE(summary.attention.decode_choice.top1_share(), limit.min_decode_top1_share);
@@ -113,8 +119,7 @@ void expect_own_within(const char* file, const OwnLimits& limit,
 void expect_decode_within(const char* file, const DecodeLimits& limit,
                           std::span<const std::string_view> known_outliers) {
   const report::ComparedRows rows = compare_file_without(file, known_outliers);
-  const report::ComparisonSummary summary = report::summarize_comparison(rows);
-  std::cout << report::comparison_table(rows, summary);
+  const report::ComparisonSummary summary = summarize_and_print(rows);
   EXPECT_GE(summary.attention.all.cases, limit.min_cases);
   EXPECT_LE(summary.attention.all.mape_percent, limit.mape);
   EXPECT_LE(summary.attention.all.max_ape_percent, limit.case_error);
@@ -123,15 +128,10 @@ void expect_decode_within(const char* file, const DecodeLimits& limit,
 
 void expect_prefill_within(const PrefillFile& limit) {
   const report::ComparedRows rows = compare_file(limit.file);
-  const report::ComparisonSummary summary = report::summarize_comparison(rows);
-  std::cout << report::comparison_table(rows, summary);
+  const report::ComparisonSummary summary = summarize_and_print(rows);
   EXPECT_GE(summary.attention.all.cases, limit.min_cases);
   EXPECT_LE(summary.attention.all.mape_percent, limit.mape);
-  for (const workloads::ComparedAttention& row : rows.attention) {
-    EXPECT_LE(std::abs(error_percent(row)), limit.case_error)
-        << row.measured.workload.name << ": measured " << row.measured.time_us << " us, predicted "
-        << row.predicted_us;
-  }
+  expect_each_row_within(rows, limit.case_error);
   expect_ratios_within(summary, limit.fused_unfused_error);
   const auto within =
       std::count_if(summary.attention.fused_unfused.begin(), summary.attention.fused_unfused.end(),
