@@ -65,7 +65,6 @@ class BlockRows {
       // which may be past the table's end: it loads nothing there
       // (compute-sanitizer memcheck found that read in round 9's first build).
       const bool in_sequence = first_key < at.kv_len;
-      prefetch_table_ahead(p, at, first_key);
       if constexpr (kPages == 4) {
         const int4 pages =
             in_sequence ? __ldg(reinterpret_cast<const int4*>(table)) : make_int4(0, 0, 0, 0);
@@ -105,23 +104,6 @@ class BlockRows {
       return static_cast<long long>(static_cast<unsigned long long>(pool_row) * page_row_elements_ +
                                     thread_offset_);
     }
-  }
-
-  // The table line kTablePrefetchKeys keys on, fetched into L1 now, so the
-  // page-number load of that block (one block ahead of its copies) hits L1.
-  // Without it, every table line's first load (each 8 blocks at page 16, 16
-  // at page 32) misses L1 and waits on L2 behind the K/V requests queued for
-  // a saturated HBM, and the next block's copies wait for it. Only inside the
-  // sequence: its table row holds those entries.
-  static constexpr int kTablePrefetchKeys = 16 * kBlockKeys;
-  template <class Cursor>
-  __device__ static void prefetch_table_ahead(const DecodeParams& p, const Cursor& at,
-                                              int first_key) {
-    const int ahead = first_key + kTablePrefetchKeys;
-    if (ahead >= at.kv_len) return;
-    const int* entry = p.block_table + static_cast<long long>(at.sequence) * p.max_pages +
-                       (ahead >> p.page_size_log2);
-    asm volatile("prefetch.global.L1 [%0];\n" ::"l"(entry));
   }
 
  private:
