@@ -17,12 +17,9 @@ each other's rows a little), then rounded (per_page to 0.001 us, page_hbm to
 0.01 KiB). per_paged_block stays round 6's ncu-derived 0.04 us: one lone row
 fixes one parameter.
 
-  fit_decode_page_costs.py --tilesim build/bin/tilesim          # fit and print
-  fit_decode_page_costs.py --tilesim build/bin/tilesim --check  # committed
-      values are the fit (ctest validation.decode_page_costs_are_the_fit)
-
-Exit status: 0; 1 a committed value is not the fit (--check); 2 usage or a
-failing tilesim run.
+Run with `--tilesim build/bin/tilesim` to print the fit and each row's error;
+`--check` exits 1 when the committed values are not the fit (the ctest
+validation.decode_page_costs_are_the_fit). Exit 2: usage, or tilesim failed.
 """
 import argparse
 import json
