@@ -13,6 +13,11 @@
 // below hold today's accuracy with a little room, so a change that makes predictions worse fails
 // here; the targets are written beside each, and where one is not met docs/validation.md
 // says why. The whole comparison is printed, so a failure shows which rows moved.
+//
+// Since round 11 part 2 the paged rows of these files are left out (attention_accuracy_checks.cpp:
+// they timed paged kernels that no longer exist, and the page costs are fitted on today's). The
+// case counts and two decode top-1 shares below follow; the other limits, set with those rows in,
+// still hold.
 
 #include <gtest/gtest.h>
 
@@ -50,7 +55,7 @@ constexpr double kMaxSdpaFusedUnfusedErrorPercent = 15.7;
 // and whose paged_v2 cut 512-key partitions: the model of today runs today's
 // kernels, so those rows read fast (round 4: 11.4%, was 7.3%; round 5: 8.4%;
 // round 6, whose decode kernels stream lone and paged CTAs faster still: 10.1%).
-constexpr int kMinOwnCases = 64;
+constexpr int kMinOwnCases = 50;                   // today, paged rows left out
 constexpr double kMaxOwnPrefillMapePercent = 7.2;  // today 6.7 (6.2 before GEMM round 4)
 constexpr double kMaxOwnMapePercent = 10.6;        // today 10.1 (round 5: 8.4); target 10
 // Today 40.8 (paged_v2 64k b4 MQA, old 512-key partitions); target 25 (not met).
@@ -81,7 +86,7 @@ constexpr double kMaxSdpaCaseErrorPercent3 = 40.8;      // today 40.3 (FA2 decod
 constexpr double kMinSdpaPearsonLogR3 = 0.995;          // today 0.997
 // Today 46.8 (cuDNN d64 3500 MHA), 9 of 13 within 15%. Target 15 on every shape (not met).
 constexpr double kMaxSdpaFusedUnfusedErrorPercent3 = 47.4;
-constexpr int kMinOwnCases3 = 59;
+constexpr int kMinOwnCases3 = 46;  // today, paged rows left out
 // Today 7.3 (round 5: 6.7; round 4: 9.2); its decode rows ran the round-4
 // kernels, slower than round 6's, so they read fast. Target 10.
 constexpr double kMaxOwnMapePercent3 = 7.8;
@@ -111,7 +116,7 @@ constexpr double kMaxSdpaCaseErrorPercent4 =
 constexpr double kMinSdpaPearsonLogR4 = 0.990;  // today 0.992
 // Today 75.2 (62.8), FA2 vs math at 200 keys causal d64. Target 15 (not met).
 constexpr double kMaxSdpaFusedUnfusedErrorPercent4 = 75.7;
-constexpr int kMinOwnCases4 = 75;
+constexpr int kMinOwnCases4 = 55;  // today, paged rows left out
 // Today 8.4 (round 5: 6.2; round 4: 11.9): the round-5 decode kernels' rows
 // against round 6's faster kernels, as the case error below. Target 10.
 constexpr double kMaxOwnMapePercent4 = 8.9;
@@ -142,7 +147,7 @@ constexpr double kMaxSdpaCaseErrorPercent5 = 41.4;      // 40.9 (FA2 split-KV de
 constexpr double kMinSdpaPearsonLogR5 = 0.990;          // 0.992
 // 54.2 (FA2 vs math at 448 keys causal), 7 of 11 within 15%. Target 15 (not met).
 constexpr double kMaxSdpaFusedUnfusedErrorPercent5 = 54.7;
-constexpr int kMinOwnCases5 = 79;
+constexpr int kMinOwnCases5 = 55;  // today, paged rows left out
 // 5.4 with round 5's model; 7.3 with round 6's and 6.9 with round 7's, whose
 // decode kernels (faster) these rows did not run. Target 10 (met).
 constexpr double kMaxOwnMapePercent5 = 7.5;
@@ -172,7 +177,7 @@ constexpr double kMinSdpaPearsonLogR6 = 0.985;          // 0.989
 // 82.1 (FA2 vs math at 192 keys causal d64), 5 of 11 within 15%. Target 15 (not met).
 // Round 8's L2 slice bandwidth (fills charged beside hits) moved it to 83.8.
 constexpr double kMaxSdpaFusedUnfusedErrorPercent6 = 84.3;
-constexpr int kMinOwnCases6 = 70;
+constexpr int kMinOwnCases6 = 47;  // today, paged rows left out
 // 6.1 with round 6's model; 6.9 with round 7's: its 12 x 9.5k paged v2 rows ran
 // the two-wave partition plan (3 partitions) that round 7's kernel replaced
 // (2, one wave; the model follows the kernel). Target 10 (met).
@@ -209,7 +214,7 @@ constexpr double kMaxSdpaCaseErrorPercent7 = 51.9;      // 51.4 (FA2 at 288 keys
 constexpr double kMinSdpaPearsonLogR7 = 0.985;          // 0.989
 // 92.7 (FA2 vs math at 288 keys causal d64), 8 of 12 within 15%. Target 15 (not met).
 constexpr double kMaxSdpaFusedUnfusedErrorPercent7 = 93.2;
-constexpr int kMinOwnCases7 = 60;
+constexpr int kMinOwnCases7 = 42;                   // today, paged rows left out
 constexpr double kMaxOwnMapePercent7 = 5.7;         // 5.2; target 10 (met)
 constexpr double kMaxOwnPrefillMapePercent7 = 9.3;  // 8.8, mma.sync flash and unfused
 // 22.5 (our Hopper kernel, 2688 keys causal d64 fp16); target 25 (met).
@@ -217,7 +222,8 @@ constexpr double kMaxOwnCaseErrorPercent7 = 23.0;
 // 35.1 (1088 keys causal MHA d64), 3 of 5 within 15%; 36.0 since the unfused path's
 // library GEMMs each pay ramp_and_drain (0.9 us). Target 15 on every shape (not met).
 constexpr double kMaxOwnFusedUnfusedErrorPercent7 = 36.5;
-constexpr double kMinOwnDecodeTop1Share7 = 0.90;  // 10 of 11 (0.909); target 0.85 (met)
+// 10 of 11 (0.909) with the paged rows, 7 of 8 (0.875) without; target 0.85 (met).
+constexpr double kMinOwnDecodeTop1Share7 = 0.87;
 
 // Validation 8 (kernels/studies/attention_validation_8.yaml): held out, 16 decode rows measured
 // once (device call 1 of round 8, on the build with five K/V stages at d 128, which round 8 then
@@ -225,13 +231,15 @@ constexpr double kMinOwnDecodeTop1Share7 = 0.90;  // 10 of 11 (0.909); target 0.
 // figures with half a point of room.
 constexpr const char* kOwnMeasured8 =
     "bench/measurements/h100_sxm_2026-11-27_attention_validation_8_ref.csv";
-constexpr int kMinOwnCases8 = 16;
+constexpr int kMinOwnCases8 = 7;              // today, paged rows left out
 constexpr double kMaxOwnMapePercent8 = 10.6;  // 10.1; target 10 (not met)
 // 67.2: paged v2 page 32 on 90000 + 15 x 3100 (670 us; split-KV 197 on the same cut): the
 // launch's host-side partition search timed, not the kernel (measured again after the fix in
 // kOwnMeasured8Final below: 202.2 us).
 constexpr double kMaxOwnCaseErrorPercent8 = 67.7;
-constexpr double kMinOwnDecodeTop1Share8 = 0.8;  // 4 of 5; target 0.85 (not met)
+// 4 of 5 with the paged rows, 1 of 2 without (validation 8 on the ring kernel:
+// kRound11RingFiles, h100_attention_remeasure_test.cpp); target 0.85.
+constexpr double kMinOwnDecodeTop1Share8 = 0.5;
 
 constexpr PrefillFile kValidation10 =
     // Held out (14 new shapes, 10 with a host-bound unfused path): MAPE 12.7%, worst -23.1%

@@ -65,6 +65,11 @@ class DecodeCta {
 
   // Streams `blocks` KV blocks starting at `at`. After the last block of each
   // pair's segment, every thread calls epilogue(*this, p, cursor of that block).
+  // Paged (split kernels only: a CTA's blocks lie in one pair): the first
+  // kStages - 1 blocks' page numbers are loaded directly; each block issued
+  // also copies the page numbers of the block kStages - 1 on into the ring
+  // slot of that block's stage, so they land when this block is waited for,
+  // just before that block is issued.
   template <class Epilogue>
   __device__ void run(const DecodeParams& p, Cursor at, long long blocks, Epilogue& epilogue) {
     Cursor load = at;
@@ -73,7 +78,8 @@ class DecodeCta {
     for (int s = 0; s < Cfg::kStages - 1; ++s) {
       if (s < blocks) {
         issue_block(p, load, s);
-        advance_load(p, load);
+        copy_pages_ahead(p, load, s);
+        advance_load(p, load, kPageKeys == 0 || s + 1 < Cfg::kStages - 1);
       }
       gemm::cp_async_commit();
     }
@@ -83,8 +89,11 @@ class DecodeCta {
       gemm::cp_async_wait<Cfg::kStages - 2>();
       __syncthreads();  // block i landed for all; stage (i - 1) is free again
       if (i + Cfg::kStages - 1 < blocks) {
-        issue_block(p, load, static_cast<int>((i + Cfg::kStages - 1) % Cfg::kStages));
-        advance_load(p, load);
+        const int s = static_cast<int>((i + Cfg::kStages - 1) % Cfg::kStages);
+        if constexpr (kPageKeys != 0) rows_from_ring(p, load, s);
+        issue_block(p, load, s);
+        copy_pages_ahead(p, load, s);
+        advance_load(p, load, kPageKeys == 0);
       }
       gemm::cp_async_commit();
       if (i > 0 && at.block == 0) begin_segment(p, at);
@@ -144,6 +153,10 @@ class DecodeCta {
   __device__ float* row_lse() const {
     return row_sum() + Cfg::kWarps * 16;
   }
+  // Paged: the page numbers of the block in stage s (kPageRingBytes past kSharedBytes).
+  __device__ int* page_ring(int s) const {
+    return reinterpret_cast<int*>(smem_ + Cfg::kSharedBytes) + s * 4;
+  }
 
   // Byte offset of 16-byte chunk `chunk` of key row `row` in a K or V tile:
   // chunks XOR-swizzled by the row's low 3 bits, so the 8 rows an ldmatrix
@@ -176,14 +189,32 @@ class DecodeCta {
                     static_cast<int>(threadIdx.x) % Cfg::kChunksPerRow);
   }
 
-  // The loader moves on (the next block's rows are located now, paged: its
-  // page numbers loaded, for the next issue_block). When it enters a new pair (Stream-K), that
-  // pair's query rows are fetched into L2 now, so its begin_segment,
-  // kStages - 1 blocks later, waits for an L2 hit rather than HBM.
-  __device__ void advance_load(const DecodeParams& p, Cursor& load) {
+  // Paged: the block in stage s was issued from `load`; the page numbers of
+  // the block kStages - 1 on go to the ring slot of its stage.
+  __device__ void copy_pages_ahead(const DecodeParams& p, const Cursor& load, int s) const {
+    if constexpr (kPageKeys != 0) {
+      const int ahead = (s + Cfg::kStages - 1) % Cfg::kStages;
+      decltype(next_rows_)::copy_pages(p, load, load.block + Cfg::kStages - 1,
+                                       gemm::shared_address(page_ring(ahead)));
+    }
+  }
+
+  // Paged: the rows of the block `load` points at, its page numbers from the
+  // ring slot of stage s.
+  __device__ void rows_from_ring(const DecodeParams& p, const Cursor& load, int s) {
+    next_rows_.load_from(p, load, static_cast<int>(threadIdx.x) / Cfg::kChunksPerRow,
+                         static_cast<int>(threadIdx.x) % Cfg::kChunksPerRow, page_ring(s));
+  }
+
+  // The loader moves on (with `locate`, the next block's rows are located
+  // now: paged, its page numbers loaded, for the next issue_block). When it
+  // enters a new pair (Stream-K), that pair's query rows are fetched into L2
+  // now, so its begin_segment, kStages - 1 blocks later, waits for an L2 hit
+  // rather than HBM.
+  __device__ void advance_load(const DecodeParams& p, Cursor& load, bool locate) {
     const int pair = load.pair_index(p);
     load.advance(p);
-    locate_rows(p, load);
+    if (locate) locate_rows(p, load);
     if (load.block != 0 || load.pair_index(p) == pair) return;
     constexpr int kLinesPerRow = kHeadDim * 2 / 128;
     const auto* q = static_cast<const Element*>(p.q);

@@ -105,7 +105,8 @@ struct SplitEpilogue {
 
 // decode_split_kernel<Cfg, kPageKeys>
 //   grid:  (splits, kv_heads, batch).
-//   block: Cfg::kThreads (4 warps), Cfg::kSharedBytes of dynamic shared memory.
+//   block: Cfg::kThreads (4 warps), Cfg::kSharedBytes of dynamic shared memory
+//          (paged: and Cfg::kPageRingBytes).
 //   CTA:   blocks [split * blocks_per_split, ...) of pair (sequence, KV head),
 //          clipped to the sequence; none: exits (it is not counted: the pair's
 //          non-empty splits are known from its length). Writes O (one split),
@@ -135,7 +136,8 @@ template <class Cfg, int kPageKeys>
 void launch_typed(const DecodeParams& p, DecodeSplitPlan plan, int kv_heads, int batch,
                   cudaStream_t stream) {
   const auto kernel = decode_split_kernel<Cfg, kPageKeys>;
-  constexpr int kShared = static_cast<int>(Cfg::kSharedBytes);
+  constexpr int kShared =
+      static_cast<int>(Cfg::kSharedBytes + (kPageKeys != 0 ? Cfg::kPageRingBytes : 0));
   TILESIM_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kShared));
   const dim3 grid(static_cast<unsigned>(plan.splits), static_cast<unsigned>(kv_heads),

@@ -57,6 +57,9 @@ struct DecodeTileConfig {
 
   static constexpr std::size_t kSharedBytes =
       std::size_t{kStages} * kStageBytes + kMergeBytes + kRowStateBytes;
+  // Paged kernels only, past kSharedBytes: a stage's block page numbers (up
+  // to 4 ints) per stage, copied in with an earlier block (kv_cache_rows.cuh).
+  static constexpr std::size_t kPageRingBytes = std::size_t{kStages} * 16;
 };
 
 }  // namespace tilesim::kernels::decode

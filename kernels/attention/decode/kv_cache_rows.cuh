@@ -86,6 +86,44 @@ class BlockRows {
     }
   }
 
+  // Paged: thread 0 copies the page numbers of block `block` of the cursor's
+  // sequence into shared `slot` (kPages ints) with a cp.async committed with
+  // the caller's current group, so they land with that group's K/V rows and
+  // no register scoreboard waits for them (a register load of them shared
+  // scoreboard 5 with the Q fragments, and every block's first HMMA waited
+  // for it: round 11's SASS). Past the sequence the slot is zero-filled.
+  template <class Cursor>
+  __device__ static void copy_pages(const DecodeParams& p, const Cursor& at, long long block,
+                                    unsigned slot) {
+    static_assert(kPageKeys != 0, "the contiguous cache has no page numbers");
+    if (threadIdx.x != 0) return;
+    constexpr int kBytes = kPages * 4;
+    const long long first_key = block * kBlockKeys;
+    const bool in_sequence = first_key < at.kv_len;
+    const int* entry = p.block_table + static_cast<long long>(at.sequence) * p.max_pages +
+                       (in_sequence ? (first_key >> p.page_size_log2) : 0);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(slot), "l"(entry),
+                 "n"(kBytes), "r"(in_sequence ? kBytes : 0));
+  }
+
+  // Paged: as `load`, the page numbers read from shared `slot` (copy_pages,
+  // landed and published by the caller's wait and barrier).
+  template <class Cursor>
+  __device__ void load_from(const DecodeParams& p, const Cursor& at, int first_row, int chunk,
+                            const int* slot) {
+    static_assert(kPageKeys != 0, "the contiguous cache has no page numbers");
+    const int first_key = at.block * kBlockKeys;
+    page_row_elements_ = static_cast<unsigned>(p.kv_heads) * kHeadDim;
+    thread_offset_ =
+        static_cast<unsigned>(first_row) * page_row_elements_ + at.head * kHeadDim + chunk * 8;
+#pragma unroll
+    for (int i = 0; i < kPages; ++i) pages_[i] = slot[i];
+    if constexpr (kPages == 1) {
+      in_page_ = first_key & ((1 << p.page_size_log2) - 1);
+      page_size_log2_ = p.page_size_log2;
+    }
+  }
+
   // Element offset of the thread's chunk of row first_row + j * kRowsPerPass.
   // Called from fully unrolled loops: j, the page index and the rows into the
   // page are constants there, so the page numbers stay in registers.
