@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fit the library profile's `ramp_and_drain` on cuBLAS GEMV chains in a CUDA graph.
 
-`tilesim-gemv-graph-chain` (bench/measurements/h100_sxm_2026-11-27_gemv_graph_chain.csv)
+`tilesim-gemv-graph-chain` (bench/microbenchmarks/h100_sxm_2026-11-27_gemv_graph_chain.csv)
 times N back-to-back cuBLAS GEMVs captured in one CUDA graph, N = 1..64: the
 slope of the time over N is what each GEMV costs inside a graph, its weight
 stream and the start and drain every kernel pays; what the events see once
@@ -31,7 +31,7 @@ import tempfile
 from fit_kernel_profiles import committed_value
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CHAINS = os.path.join(REPO, "bench", "measurements", "h100_sxm_2026-11-27_gemv_graph_chain.csv")
+CHAINS = os.path.join(REPO, "bench", "microbenchmarks", "h100_sxm_2026-11-27_gemv_graph_chain.csv")
 HARDWARE = [("sm90", "configs/hw/h100_sxm.yaml"),
             ("h100_sxm.measured", "configs/hw/h100_sxm.measured.yaml")]
 STEP_US = 0.1

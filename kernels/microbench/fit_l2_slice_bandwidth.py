@@ -23,7 +23,7 @@ import sys
 from hardware_key_check import exit_unless_carried
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MEASUREMENT = "bench/measurements/h100_sxm_2026-11-27_l2_fill_hit.csv"
+MEASUREMENT = "bench/microbenchmarks/h100_sxm_2026-11-27_l2_fill_hit.csv"
 L2_MIB = 50  # the H100's L2 (cudaDevAttrL2CacheSize, 52428800 bytes)
 HARDWARE = ["configs/hw/h100_sxm.yaml", "configs/hw/h100_sxm.measured.yaml"]
 KEY = re.compile(r'^\s*slice_bandwidth:\s*"([\d.]+) TB/s"', re.MULTILINE)

@@ -26,7 +26,7 @@ import sys
 from hardware_key_check import exit_unless_carried
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MEASUREMENT = "bench/measurements/h100_sxm_2026-11-27_cta_drift.csv"
+MEASUREMENT = "bench/microbenchmarks/h100_sxm_2026-11-27_cta_drift.csv"
 HARDWARE = ["configs/hw/h100_sxm.yaml", "configs/hw/h100_sxm.measured.yaml"]
 KEY = re.compile(r"^\s*reader_drift:\s*([\d.]+)", re.MULTILINE)
 MEDIAN_OF_SIZE_PER_SIGMA = 0.6745

@@ -30,11 +30,11 @@ import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROFILE = "configs/frameworks/pytorch.yaml"
-FIT_ON = ("h100_sxm", "bench/measurements/h100_sxm_2026-11-26_pytorch_kernel_families.csv")
-CHECK_ON = ("h200_sxm", "bench/measurements/h200_sxm_2026-11-26_pytorch_kernel_families.csv")
+FIT_ON = ("h100_sxm", "bench/microbenchmarks/h100_sxm_2026-11-26_pytorch_kernel_families.csv")
+CHECK_ON = ("h200_sxm", "bench/microbenchmarks/h200_sxm_2026-11-26_pytorch_kernel_families.csv")
 NODES = (16, 128)
 AFTER_GEMV = ("h100_sxm.measured",
-              "bench/measurements/h100_sxm_2026-11-27_pytorch_kernel_families_after_gemv.csv")
+              "bench/microbenchmarks/h100_sxm_2026-11-27_pytorch_kernel_families_after_gemv.csv")
 PAIRS = (16, 64)  # (GEMV, op) pairs a graph, as pytorch_kernel_families.py --after-gemv
 GEMV_N = 8192
 STEP_US = 0.01  # the YAML's rounding

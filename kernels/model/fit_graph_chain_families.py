@@ -3,7 +3,7 @@
 the chain microbenchmark against the model, and the `ramp_and_drain` it fits.
 
 graph_chain_families.py times N copies of one op in ONE CUDA graph, N = 1..64
-(bench/measurements/h100_sxm_2026-11-27_graph_chain_families.csv). Below ~8
+(bench/microbenchmarks/h100_sxm_2026-11-27_graph_chain_families.csv). Below ~8
 nodes the replay's own floor (10-16 us) hides the nodes, so the measured slope
 is the Theil-Sen slope (median of the pairwise slopes) over N >= 8, robust to
 a single slow replay. The same chains are simulated as `graph:` workloads (the
@@ -41,7 +41,7 @@ from fit_framework_families import (graph_workload, launched_family,  # noqa: E4
                                     simulate_study)
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CHAINS = os.path.join(REPO, "bench", "measurements",
+CHAINS = os.path.join(REPO, "bench", "microbenchmarks",
                       "h100_sxm_2026-11-27_graph_chain_families.csv")
 HARDWARE = "h100_sxm"
 MIN_CHAIN = 8
