@@ -39,9 +39,9 @@ const std::vector<std::string>& attention_required_columns() {
 }
 
 const std::vector<std::string>& attention_only_columns() {
-  static const std::vector<std::string> columns = {"variant", "batch",     "heads",   "kv_heads",
-                                                   "q_len",   "kv_len",    "kv_lens", "head_dim",
-                                                   "causal",  "page_size", "gbps"};
+  static const std::vector<std::string> columns = {
+      "variant", "batch",    "heads",  "kv_heads",  "q_len", "kv_len",
+      "kv_lens", "head_dim", "causal", "page_size", "gbps",  "host_enqueue_us"};
   return columns;
 }
 
@@ -121,6 +121,19 @@ AttentionRowEntry attention_row_entry(const CsvRow& row, CsvProblems& problems) 
       problems.at(row, "splits",
                   fmt::format("applies to flash_decoding and paged_v2 rows, not {}; leave it "
                               "empty",
+                              variant));
+    }
+  }
+  const std::string& probe = row.cell("host_enqueue_us");
+  if (!probe.empty()) {
+    result.host_enqueue_us = parse_positive(probe);
+    if (!result.host_enqueue_us) {
+      problems.at(row, "host_enqueue_us",
+                  fmt::format("expected a positive number of microseconds, got \"{}\"", probe));
+    } else if (variant != "unfused" && variant_ok) {
+      problems.at(row, "host_enqueue_us",
+                  fmt::format("the host's time to enqueue an unfused row's run; {} rows "
+                              "leave it empty",
                               variant));
     }
   }
