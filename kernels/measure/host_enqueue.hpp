@@ -18,12 +18,13 @@
 namespace tilesim::measure {
 
 struct HostEnqueue {
-  double host_us = 0;  // median host wall time to enqueue one run
-  double gpu_us = 0;   // median time of those runs between their events
-  // Every run was queued before the delay ran out: the host never waited on
-  // the GPU (a full launch queue) and gpu_us is the GPU's side alone.
-  bool host_ahead = true;
-  int runs = 0;
+  // Over the runs wholly queued before the delay ran out (the host never
+  // waited on the GPU): the median host wall time to enqueue one, and the
+  // median time of those runs between their events (the GPU's side alone).
+  double host_us = 0;
+  double gpu_us = 0;
+  int runs = 0;             // such runs, of 9
+  bool host_ahead = false;  // most runs were such runs: the times stand
 };
 
 // `launch(set)` enqueues one run on input set `set`; `run_estimate_us` is the

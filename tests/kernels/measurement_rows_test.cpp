@@ -232,7 +232,7 @@ TEST(MeasurementCsv, UnfusedRowsCarryTheHostEnqueue) {
   workloads::AttentionWorkload unfused = prefill_workload();
   unfused.variant = "unfused";
   MeasuredAttentionRow row = attention_row(unfused);
-  row.measurement.host_enqueue = HostEnqueue{2912.126, 1200.5, true, 9};
+  row.measurement.host_enqueue = HostEnqueue{2912.126, 1200.5, 9, true};
   auto text = lines(measurement_csv({row}));
   ASSERT_EQ(text.size(), 2u);
   EXPECT_EQ(text[1].substr(text[1].size() - 9), ",,2912.13") << text[1];
