@@ -83,6 +83,11 @@ int exit_status(bool outputs_written, const std::vector<workloads::SkippedRow>& 
   return skipped.empty() ? kExitOk : kExitRowsSkipped;
 }
 
+workloads::HostDispatch host_dispatch(const CompareOptions& options) {
+  return options.host_dispatch == "hardware" ? workloads::HostDispatch::hardware
+                                             : workloads::HostDispatch::probe;
+}
+
 // A model CSV (kernels/model/torch_llama_forward.py): whole forwards.
 int run_compare_models(const CompareOptions& options,
                        const workloads::GemmScheduleRegistry& schedules) {
@@ -103,10 +108,8 @@ int run_compare_models(const CompareOptions& options,
   }
   config::Loaded<workloads::MeasuredComparison<workloads::ComparedModel>> compared =
       workloads::simulate_measured_models(*rows.value, *hardware.value, schedules,
-                                          options.host_dispatch == "hardware"
-                                              ? workloads::HostDispatch::hardware
-                                              : workloads::HostDispatch::probe,
-                                          options.max_events, options.approximate);
+                                          host_dispatch(options), options.max_events,
+                                          options.approximate);
   if (!compared.ok()) {
     print_diagnostics(compared.diagnostics);
     return kExitInputError;
@@ -148,7 +151,8 @@ int run_compare(const CompareOptions& options) {
                                    options.max_events, options.approximate);
   config::Loaded<workloads::MeasuredComparison<workloads::ComparedAttention>> attention =
       workloads::simulate_measured_attention(rows.value->attention, *hardware.value, schedules,
-                                             options.max_events, options.approximate);
+                                             host_dispatch(options), options.max_events,
+                                             options.approximate);
   if (!gemms.ok() || !attention.ok()) {
     gemms.diagnostics.append(attention.diagnostics);
     print_diagnostics(gemms.diagnostics);
@@ -215,9 +219,10 @@ void add_compare_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   command
       ->add_option("--host-dispatch", options->host_dispatch,
-                   "Eager model rows: `probe` (the host as the row's `dispatch_probe_us` measured "
-                   "it, where it has one) or `hardware` (the hardware file's "
-                   "launch.framework_dispatch)")
+                   "Eager model rows and unfused attention rows: `probe` (the host as the row's "
+                   "`dispatch_probe_us` or `host_enqueue_us` measured it, where it has one) "
+                   "or `hardware` (the hardware file's launch.framework_dispatch, the attention "
+                   "profile's gemm_call_host)")
       ->check(CLI::IsMember({"probe", "hardware"}))
       ->capture_default_str();
   command->add_option("--json", options->json_path,

@@ -8,8 +8,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "kernels/measure/attention_case.hpp"
+#include "kernels/measure/host_enqueue.hpp"
 #include "kernels/measure/timed_runs.hpp"
 
 namespace tilesim::measure {
@@ -27,6 +29,9 @@ struct AttentionMeasurement {
   int kernels = 0;  // launches per run
   std::size_t workspace_bytes = 0;
   int splits = 0;  // KV splits per sequence used (0: none)
+  // Unfused rows: the host's time to enqueue a run, right after the timed runs
+  // (host_enqueue.hpp); nullopt for the other variants.
+  std::optional<HostEnqueue> host_enqueue;
 };
 
 // A case whose checked run fails is not timed: its timing fields stay 0.

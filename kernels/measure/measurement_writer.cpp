@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <optional>
 
 #include "kernels/attention/flash_forward_params.hpp"
 #include "workloads/measurement/measured_kernel_profile.hpp"
@@ -65,12 +66,22 @@ nlohmann::json clock_json(const ClockSample& clock) {
       {"sm_clock_mhz", clock.sm_clock_mhz}, {"power_w", clock.power_w}, {"samples", clock.samples}};
 }
 
+// The host's enqueue of one run and those runs' GPU time (host_enqueue.hpp); the CSV
+// cell only where the host never waited on the GPU.
+nlohmann::json host_enqueue_json(const std::optional<HostEnqueue>& enqueue) {
+  if (!enqueue) return nullptr;
+  return {{"host_us", enqueue->host_us},
+          {"gpu_us", enqueue->gpu_us},
+          {"host_ahead", enqueue->host_ahead},
+          {"runs", enqueue->runs}};
+}
+
 // The attention columns (the contract in kernels/README.md), in order.
 constexpr const char* kAttentionColumns[] = {
-    "name",   "kernel",    "variant",    "batch",       "heads",        "kv_heads",
-    "q_len",  "kv_len",    "kv_lens",    "head_dim",    "causal",       "dtype",
-    "splits", "page_size", "time_us",    "time_us_min", "time_us_p90",  "tflops",
-    "gbps",   "runs",      "input_sets", "rel_error",   "sm_clock_mhz", "power_w"};
+    "name",      "kernel",       "variant",     "batch",          "heads", "kv_heads", "q_len",
+    "kv_len",    "kv_lens",      "head_dim",    "causal",         "dtype", "splits",   "page_size",
+    "time_us",   "time_us_min",  "time_us_p90", "tflops",         "gbps",  "runs",     "input_sets",
+    "rel_error", "sm_clock_mhz", "power_w",     "host_enqueue_us"};
 
 std::vector<std::string> split_cells(const std::string& line) {
   std::vector<std::string> cells;
@@ -125,6 +136,9 @@ std::map<std::string, std::string> attention_cells(const MeasuredAttentionRow& r
       {"rel_error", fmt::format("{:.3e}", m.relative_error)},
       {"sm_clock_mhz", clock_cell(m.timed.clock)},
       {"power_w", power_cell(m.timed.clock)},
+      {"host_enqueue_us", m.host_enqueue && m.host_enqueue->host_ahead
+                              ? fmt::format("{:.2f}", m.host_enqueue->host_us)
+                              : ""},
   };
 }
 
@@ -331,6 +345,7 @@ nlohmann::json row_json(const MeasuredAttentionRow& row) {
   json["clock_during_timed_runs"] = clock_json(m.timed.clock);
   json["kernels"] = m.kernels;
   json["workspace_bytes"] = m.workspace_bytes;
+  json["host_enqueue"] = host_enqueue_json(m.host_enqueue);
   json["useful_flops"] = problem.useful_flops();
   json["min_bytes"] = problem.min_bytes();
   if (row.attention.variant == kernels::AttentionVariant::flash ||

@@ -25,8 +25,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       workloads::simulate_measured(rows.value->gemms, fuzz::h100(), fuzz::schedules(),
                                    workloads::LibrarySchedule::choose, fuzz::kFuzzMaxEvents);
   fuzz::require_clean_diagnostics(gemms.diagnostics, origin);
-  const auto attention = workloads::simulate_measured_attention(
-      rows.value->attention, fuzz::h100(), fuzz::schedules(), fuzz::kFuzzMaxEvents);
+  const auto attention =
+      workloads::simulate_measured_attention(rows.value->attention, fuzz::h100(), fuzz::schedules(),
+                                             workloads::HostDispatch::probe, fuzz::kFuzzMaxEvents);
   fuzz::require_clean_diagnostics(attention.diagnostics, origin);
   return 0;
 }

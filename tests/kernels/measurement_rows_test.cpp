@@ -24,7 +24,7 @@ const std::string kGemmHeader =
 const std::string kAttentionHeader =
     "name,kernel,variant,batch,heads,kv_heads,q_len,kv_len,kv_lens,head_dim,causal,dtype,splits,"
     "page_size,time_us,time_us_min,time_us_p90,tflops,gbps,runs,input_sets,rel_error,sm_clock_mhz,"
-    "power_w";
+    "power_w,host_enqueue_us";
 
 workloads::AttentionWorkload prefill_workload() {
   workloads::AttentionWorkload workload;
@@ -223,7 +223,26 @@ TEST(MeasurementCsv, AttentionOnlyWritesTheContractColumns) {
   EXPECT_EQ(text[0], kAttentionHeader);
   EXPECT_EQ(text[1],
             "prefill,tilesim_ref,flash,1,32,8,4096,4096,,128,true,bf16,,,812.500,800.250,830.000,"
-            "169.25,61.50,20,1,2.250e-03,,");
+            "169.25,61.50,20,1,2.250e-03,,,");
+}
+
+// An unfused row closes with the host's time to enqueue one of its runs, where
+// the host never waited on the GPU; the sidecar keeps both times either way.
+TEST(MeasurementCsv, UnfusedRowsCarryTheHostEnqueue) {
+  workloads::AttentionWorkload unfused = prefill_workload();
+  unfused.variant = "unfused";
+  MeasuredAttentionRow row = attention_row(unfused);
+  row.measurement.host_enqueue = HostEnqueue{2912.126, 1200.5, 9, true};
+  auto text = lines(measurement_csv({row}));
+  ASSERT_EQ(text.size(), 2u);
+  EXPECT_EQ(text[1].substr(text[1].size() - 9), ",,2912.13") << text[1];
+  EXPECT_DOUBLE_EQ(row_json(row)["host_enqueue"]["host_us"].get<double>(), 2912.126);
+  EXPECT_DOUBLE_EQ(row_json(row)["host_enqueue"]["gpu_us"].get<double>(), 1200.5);
+  EXPECT_TRUE(row_json(attention_row(prefill_workload()))["host_enqueue"].is_null());
+  row.measurement.host_enqueue->host_ahead = false;
+  text = lines(measurement_csv({row}));
+  EXPECT_EQ(text[1].back(), ',') << text[1];
+  EXPECT_FALSE(row_json(row)["host_enqueue"]["host_ahead"].get<bool>());
 }
 
 // The row names the kernel class in `kernel` and keeps the study's variant.
@@ -234,7 +253,7 @@ TEST(MeasurementCsv, WgmmaRowsSayTheKernelAndTheStudyVariant) {
   ASSERT_EQ(text.size(), 2u);
   EXPECT_EQ(text[1],
             "prefill,tilesim_ref_wgmma,flash,1,32,8,4096,4096,,128,true,bf16,,,812.500,800.250,"
-            "830.000,169.25,61.50,20,1,2.250e-03,,");
+            "830.000,169.25,61.50,20,1,2.250e-03,,,");
 }
 
 TEST(MeasurementCsv, MixedStudiesWriteTheUnionGemmColumnsFirst) {
@@ -246,13 +265,13 @@ TEST(MeasurementCsv, MixedStudiesWriteTheUnionGemmColumnsFirst) {
   ASSERT_EQ(text.size(), 3u);
   EXPECT_EQ(text[0], kGemmHeader +
                          ",variant,batch,heads,kv_heads,q_len,kv_len,kv_lens,head_dim,causal,"
-                         "page_size,gbps");
+                         "page_size,gbps,host_enqueue_us");
   // The GEMM row leaves the attention columns empty (its variant cell too).
-  EXPECT_EQ(text[1], csv_row(gemm_row()) + ",,,,,,,,,,,");
+  EXPECT_EQ(text[1], csv_row(gemm_row()) + ",,,,,,,,,,,,");
   // The attention row: GEMM-only columns empty, varlen lengths in kv_lens.
   EXPECT_EQ(text[2],
             "prefill,tilesim_ref,,,,,bf16,,,,,812.500,800.250,830.000,169.25,20,,,,,,,,,,,,1,"
-            "2.250e-03,,,,flash,3,32,8,4096,,131072;1024;1024,128,false,,61.50");
+            "2.250e-03,,,,flash,3,32,8,4096,,131072;1024;1024,128,false,,61.50,");
 }
 
 // A case whose result check failed has no timing to give: no CSV row, and the

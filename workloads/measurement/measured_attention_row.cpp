@@ -29,6 +29,25 @@ std::string yaml_list(const std::string& cell) {
   return fmt::format("[{}]", fmt::join(items, ", "));
 }
 
+// The `host_enqueue_us` cell: a positive number of microseconds, on unfused
+// rows only (`variant` empty when the row's variant is itself wrong).
+std::optional<double> host_enqueue_cell(const CsvRow& row, const std::string& variant,
+                                        CsvProblems& problems) {
+  const std::string& cell = row.cell("host_enqueue_us");
+  if (cell.empty()) return std::nullopt;
+  const std::optional<double> us = parse_positive(cell);
+  if (!us) {
+    problems.at(row, "host_enqueue_us",
+                fmt::format("expected a positive number of microseconds, got \"{}\"", cell));
+  } else if (!variant.empty() && variant != "unfused") {
+    problems.at(row, "host_enqueue_us",
+                fmt::format("the host's time to enqueue an unfused row's run; {} rows leave it "
+                            "empty",
+                            variant));
+  }
+  return us;
+}
+
 }  // namespace
 
 const std::vector<std::string>& attention_required_columns() {
@@ -39,9 +58,9 @@ const std::vector<std::string>& attention_required_columns() {
 }
 
 const std::vector<std::string>& attention_only_columns() {
-  static const std::vector<std::string> columns = {"variant", "batch",     "heads",   "kv_heads",
-                                                   "q_len",   "kv_len",    "kv_lens", "head_dim",
-                                                   "causal",  "page_size", "gbps"};
+  static const std::vector<std::string> columns = {
+      "variant", "batch",    "heads",  "kv_heads",  "q_len", "kv_len",
+      "kv_lens", "head_dim", "causal", "page_size", "gbps",  "host_enqueue_us"};
   return columns;
 }
 
@@ -124,6 +143,7 @@ AttentionRowEntry attention_row_entry(const CsvRow& row, CsvProblems& problems) 
                               variant));
     }
   }
+  result.host_enqueue_us = host_enqueue_cell(row, variant_ok ? variant : "", problems);
   const std::string& page_size = row.cell("page_size");
   if (variant_ok && is_paged(variant) && page_size.empty()) {
     problems.at(row, "page_size", "empty; a paged row gives its tokens per KV page");

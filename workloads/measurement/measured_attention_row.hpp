@@ -25,6 +25,7 @@ struct AttentionRowEntry {
       study_entry;  // "{name: ..., attention: {...}, variant: ..., kernel: <implementation>}"
   std::string implementation;  // the `kernel` cell
   std::optional<int> measured_splits;
+  std::optional<double> host_enqueue_us;  // unfused rows: the host us to enqueue a run
 };
 
 // Every problem of the row's cells goes to `problems`; the entry is built

@@ -57,6 +57,7 @@ struct PendingRow {
   std::optional<double> time_us_p90;
   std::string implementation;
   std::optional<int> measured_splits;
+  std::optional<double> host_enqueue_us;
 };
 
 class CsvReader {
@@ -139,6 +140,7 @@ class CsvReader {
         entries[i] = std::move(entry.study_entry);
         pending.implementation = std::move(entry.implementation);
         pending.measured_splits = entry.measured_splits;
+        pending.host_enqueue_us = entry.host_enqueue_us;
       } else {
         if (!header.has("schedule")) {
           problems_.at(row, "variant",
@@ -274,7 +276,8 @@ config::Loaded<MeasuredRows> read_measured_csv_text(
     const Workload& workload = workloads.value->workloads[i];
     if (row.attention) {
       measured.attention.push_back({std::get<AttentionWorkload>(workload), row.implementation,
-                                    row.measured_splits, row.time_us, row.time_us_p90, row.line});
+                                    row.measured_splits, row.host_enqueue_us, row.time_us,
+                                    row.time_us_p90, row.line});
     } else {
       measured.gemms.push_back(
           {std::get<GemmWorkload>(workload), row.time_us, row.time_us_p90, row.line});

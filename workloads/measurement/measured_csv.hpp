@@ -34,6 +34,10 @@ struct MeasuredAttention {
   // The `splits` cell of a paged_v2 row (partitions per sequence), which the
   // model does not take: it cuts 512-key partitions.
   std::optional<int> measured_splits;
+  // Unfused rows: the host's us to enqueue one run of the row (all its
+  // launches), measured right after the row's timed runs
+  // (kernels/measure/host_enqueue.hpp); files measured before round 16 have none.
+  std::optional<double> host_enqueue_us;
   double time_us = 0;
   std::optional<double> time_us_p90;
   int line = 0;

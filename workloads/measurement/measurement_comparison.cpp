@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "workloads/attention/attention_implementations.hpp"
 #include "workloads/attention/paged_attention_v2.hpp"
@@ -16,6 +17,22 @@ namespace {
 // measured ones: our kernel cut 512-key partitions until round 4
 // (bench/measurements before 2026-11-26's attention_validation_4), so older
 // rows are flagged.
+// Our per-sequence unfused path (unfused_attention.cu): 2 x group cuBLAS calls
+// and one softmax launch per sequence.
+double per_sequence_cublas_calls(const AttentionShape& shape) {
+  return static_cast<double>(shape.kv_lens.size()) * 2.0 * static_cast<double>(shape.group_size());
+}
+
+double per_sequence_launches(const AttentionShape& shape) {
+  return per_sequence_cublas_calls(shape) + static_cast<double>(shape.kv_lens.size());
+}
+
+// What `compare` prints beside an unfused row simulated on its measured host.
+std::string host_note(const MeasuredAttention& row) {
+  return fmt::format("host {:.1f} us a launch, measured",
+                     *row.host_enqueue_us / per_sequence_launches(row.workload.shape));
+}
+
 std::string paged_v2_note(const MeasuredAttention& row, const hw::HardwareSpec& spec) {
   if (row.workload.variant != "paged_v2" || !row.measured_splits) return {};
   const std::int64_t modeled = PagedAttentionV2::own_partitions(row.workload.shape, spec);
@@ -130,16 +147,79 @@ config::Loaded<MeasuredComparison<ComparedGemm>> simulate_measured(
       });
 }
 
+// How much slower (> 1) or faster the host that an unfused row's
+// host_enqueue_us measured is than the model's: nullopt where the row is
+// simulated on the hardware file's host.
+std::optional<double> measured_host_speed(const MeasuredAttention& row,
+                                          const hw::HardwareSpec& spec,
+                                          HostDispatch host_dispatch) {
+  if (host_dispatch != HostDispatch::probe || !row.host_enqueue_us ||
+      row.workload.variant != "unfused") {
+    return std::nullopt;
+  }
+  const std::optional<AttentionImplementation> implementation =
+      find_attention_implementation(row.implementation);
+  if (!implementation) return std::nullopt;
+  const auto profile = spec.attention_profiles.find(implementation->unfused_profile);
+  if (profile == spec.attention_profiles.end() ||
+      profile->second.launches != hw::UnfusedLaunches::per_sequence) {
+    return std::nullopt;
+  }
+  // Each launch costs host_issue, each cuBLAS call gemm_call_host more.
+  const double modelled_s =
+      per_sequence_launches(row.workload.shape) * spec.launch.host_issue_s +
+      per_sequence_cublas_calls(row.workload.shape) * profile->second.gemm_call_host_s;
+  if (modelled_s <= 0) return std::nullopt;
+  return *row.host_enqueue_us * 1e-6 / modelled_s;
+}
+
+hw::HardwareSpec attention_row_hardware(const MeasuredAttention& row, const hw::HardwareSpec& spec,
+                                        HostDispatch host_dispatch) {
+  hw::HardwareSpec hardware = spec;
+  const std::optional<double> speed = measured_host_speed(row, spec, host_dispatch);
+  if (!speed) return hardware;
+  // The measured host scales the launch and the cuBLAS call alike.
+  hardware.launch.host_issue_s *= *speed;
+  const AttentionImplementation implementation = *find_attention_implementation(row.implementation);
+  hardware.attention_profiles.at(implementation.unfused_profile).gemm_call_host_s *= *speed;
+  return hardware;
+}
+
 config::Loaded<MeasuredComparison<ComparedAttention>> simulate_measured_attention(
     const std::vector<MeasuredAttention>& rows, const hw::HardwareSpec& spec,
-    const GemmScheduleRegistry& schedules, double max_events, bool approximate) {
-  // A concrete variant gives one run per workload, in order.
-  return paired_with_runs<ComparedAttention>(
-      rows, study_of(rows), spec, schedules, max_events, approximate,
-      [&spec](const MeasuredAttention& row, const WorkloadRun& run) {
-        return ComparedAttention{row, run.schedule, run.result.time_us(), paged_v2_note(row, spec),
-                                 kernel_class_of(row, spec)};
-      });
+    const GemmScheduleRegistry& schedules, HostDispatch host_dispatch, double max_events,
+    bool approximate) {
+  auto compare_on = [&](const std::vector<MeasuredAttention>& some,
+                        const hw::HardwareSpec& hardware) {
+    // A concrete variant gives one run per workload, in order.
+    return paired_with_runs<ComparedAttention>(
+        some, study_of(some), hardware, schedules, max_events, approximate,
+        [&hardware](const MeasuredAttention& row, const WorkloadRun& run) {
+          return ComparedAttention{row, run.schedule, run.result.time_us(),
+                                   paged_v2_note(row, hardware), kernel_class_of(row, hardware)};
+        });
+  };
+  const bool probed = std::any_of(rows.begin(), rows.end(), [](const MeasuredAttention& row) {
+    return row.host_enqueue_us.has_value();
+  });
+  if (!probed || host_dispatch == HostDispatch::hardware) return compare_on(rows, spec);
+  // Each row on the host its own probe measured: one run per row, in order.
+  config::Loaded<MeasuredComparison<ComparedAttention>> all;
+  all.value.emplace();
+  for (const MeasuredAttention& row : rows) {
+    config::Loaded<MeasuredComparison<ComparedAttention>> one =
+        compare_on(std::vector{row}, attention_row_hardware(row, spec, host_dispatch));
+    all.diagnostics.append(one.diagnostics);
+    if (!one.ok()) continue;
+    const bool on_measured_host = measured_host_speed(row, spec, host_dispatch).has_value();
+    for (ComparedAttention& compared : one.value->compared) {
+      if (on_measured_host) compared.note = host_note(row);
+      all.value->compared.push_back(std::move(compared));
+    }
+    for (SkippedRow& skipped : one.value->skipped) all.value->skipped.push_back(std::move(skipped));
+  }
+  if (!all.diagnostics.empty()) all.value.reset();
+  return all;
 }
 
 hw::HardwareSpec model_row_hardware(const MeasuredModel& row, const hw::HardwareSpec& spec,

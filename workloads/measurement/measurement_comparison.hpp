@@ -82,12 +82,28 @@ struct ComparedAttention {
   std::string kernel_class;
 };
 
+// Which host a row's host costs describe. `probe`: the host as the row's own
+// probe measured it, where the row has one (an eager model row's dispatch
+// probe, an unfused attention row's host enqueue time); `hardware`: the
+// hardware file's launch costs and the attention profile's gemm_call_host.
+enum class HostDispatch { probe, hardware };
+
 // Each row as measured: its variant, splits and page size, with the attention
-// profile its implementation maps to (attention_implementations.hpp).
+// profile its implementation maps to (attention_implementations.hpp); an
+// unfused row with a host enqueue time on that host under HostDispatch::probe
+// (attention_row_hardware).
 config::Loaded<MeasuredComparison<ComparedAttention>> simulate_measured_attention(
     const std::vector<MeasuredAttention>& rows, const hw::HardwareSpec& spec,
-    const GemmScheduleRegistry& schedules, double max_events = kDefaultMaxEvents,
-    bool approximate = false);
+    const GemmScheduleRegistry& schedules, HostDispatch host_dispatch = HostDispatch::probe,
+    double max_events = kDefaultMaxEvents, bool approximate = false);
+
+// The hardware `row` is simulated on: `spec`, and under HostDispatch::probe
+// for an unfused row of a per-sequence profile with a host enqueue time,
+// launch.host_issue and the profile's gemm_call_host both scaled so that the
+// row's launches cost the host what it measured for one run
+// (kernels/measure/host_enqueue.hpp).
+hw::HardwareSpec attention_row_hardware(const MeasuredAttention& row, const hw::HardwareSpec& spec,
+                                        HostDispatch host_dispatch);
 
 struct ComparedModel {
   MeasuredModel measured;
@@ -96,12 +112,6 @@ struct ComparedModel {
   // launch.framework_dispatch the row ran with: eager rows only.
   std::optional<double> framework_dispatch_us;
 };
-
-// Which host an eager row's framework dispatch describes. `probe`: the host
-// as the row's own dispatch probe measured it (its host time per kernel less
-// launch.host_issue), where the row has one; `hardware`: the hardware file's
-// launch.framework_dispatch.
-enum class HostDispatch { probe, hardware };
 
 // Each row as measured: one phase, `fused` and `launch` choice.
 config::Loaded<MeasuredComparison<ComparedModel>> simulate_measured_models(

@@ -156,6 +156,24 @@ TEST(MeasuredAttentionCsv, SplitsAndPageSizeOnlyWhereTheyApply) {
   expect_problem(loaded, "a.csv:4:13: error: splits: must be > 0, got \"0\"");
 }
 
+// The host's enqueue time belongs to unfused rows: read there, refused on a
+// fused row, and a positive number of microseconds.
+TEST(MeasuredAttentionCsv, HostEnqueueOnUnfusedRowsOnly) {
+  const std::string header = kHeader.substr(0, kHeader.size() - 1) + ",host_enqueue_us\n";
+  const auto good = read(header +
+                         "u,tilesim_ref,unfused,4,8,8,128,128,,64,false,bf16,,,20,,,,,,,,9.5\n"
+                         "f,tilesim_ref,flash,4,8,8,128,128,,64,false,bf16,,,20,,,,,,,,\n");
+  ASSERT_TRUE(good.ok()) << problems_of(good);
+  ASSERT_EQ(good.value->attention.size(), 2u);
+  EXPECT_EQ(good.value->attention[0].host_enqueue_us, 9.5);
+  EXPECT_FALSE(good.value->attention[1].host_enqueue_us.has_value());
+  const auto bad = read(header +
+                        "f,tilesim_ref,flash,4,8,8,128,128,,64,false,bf16,,,20,,,,,,,,9.5\n"
+                        "u,tilesim_ref,unfused,4,8,8,128,128,,64,false,bf16,,,20,,,,,,,,-1\n");
+  expect_problem(bad, "a.csv:2:23: error: host_enqueue_us: the host's time to enqueue");
+  expect_problem(bad, "a.csv:3:23: error: host_enqueue_us: expected a positive number");
+}
+
 TEST(MeasuredAttentionCsv, BadShapeValuesAreReportedAtTheirCells) {
   const auto loaded = read(kHeader +
                            "a,tilesim_ref,flash,1,32,7,16,512,,100,maybe,bf8,,,-3,,,,,,,\n"
