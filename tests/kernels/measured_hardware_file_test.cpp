@@ -58,7 +58,7 @@ TEST(MeasuredHardwareFile, EqualsTheCalibrationOfItsBaseAndRawResults) {
     ASSERT_FALSE(base.empty()) << "the header names no base file";
     ASSERT_FALSE(raw_csv.empty()) << "the header names no raw results";
 
-    const fs::path sidecar = fs::path(TILESIM_SOURCE_DIR) / "bench" / "measurements" /
+    const fs::path sidecar = fs::path(TILESIM_SOURCE_DIR) / "bench" / "microbenchmarks" /
                              fs::path(raw_csv).replace_extension(".json");
     const nlohmann::json raw = nlohmann::json::parse(read_text(sidecar));
     const nlohmann::json& environment = raw.at("environment");
