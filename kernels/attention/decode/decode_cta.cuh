@@ -134,7 +134,7 @@ class DecodeCta {
     return row_lse() + (index + 1) * Cfg::kRows;
   }
 
- private:
+ protected:
   __device__ unsigned char* stage(int s) const {
     return smem_ + s * Cfg::kStageBytes;
   }
