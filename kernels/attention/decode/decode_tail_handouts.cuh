@@ -250,19 +250,6 @@ class TailCta : public DecodeCta<Cfg, 0> {
                                    : -1;
   }
 
-  __device__ void reset_state() {
-#pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      max_[half] = -INFINITY;
-      sum_[half] = 0.f;
-    }
-#pragma unroll
-    for (int t = 0; t < Cfg::kHeadDimTiles; ++t) {
-#pragma unroll
-      for (int e = 0; e < 4; ++e) o_[t][e] = 0.f;
-    }
-  }
-
   __device__ void run_tail(const DecodeParams& p, Cursor at, const TailCut& cut, int split,
                            int* draws, CtaTrace* trace) {
     constexpr int kStages = Cfg::kStages;
@@ -334,7 +321,7 @@ class TailCta : public DecodeCta<Cfg, 0> {
       }
       store_partial(*this, p, first_slot + slot);
       if (threadIdx.x == 0) publish = slot;
-      reset_state();
+      reset_softmax();
     }
     gemm::cp_async_wait<0>();
     // The merger may leave with its miss drawn but not yet looked at.
