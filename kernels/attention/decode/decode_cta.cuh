@@ -134,7 +134,7 @@ class DecodeCta {
     return row_lse() + (index + 1) * Cfg::kRows;
   }
 
- private:
+ protected:
   __device__ unsigned char* stage(int s) const {
     return smem_ + s * Cfg::kStageBytes;
   }
@@ -256,6 +256,14 @@ class DecodeCta {
         q_[step][half + 2] =
             src != nullptr ? __ldg(reinterpret_cast<const unsigned*>(src + step * 16 + 8)) : 0u;
       }
+    }
+    reset_softmax();
+  }
+
+  // A fresh online-softmax state: no key seen yet.
+  __device__ void reset_softmax() {
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
       max_[half] = -INFINITY;
       sum_[half] = 0.f;
     }

@@ -8,100 +8,11 @@
 #include "kernels/attention/decode/decode_kernels.hpp"
 #include "kernels/attention/decode/decode_launch_params.cuh"
 #include "kernels/attention/decode/decode_partials.cuh"
+#include "kernels/attention/decode/decode_split_epilogue.cuh"
 #include "kernels/common/cuda_check.hpp"
 
 namespace tilesim::kernels::decode {
 namespace {
-
-constexpr int kCombineUnroll = 8;  // splits whose partials are loaded before any is added
-
-// After a split's (only) segment. A pair with one non-empty split (or a
-// launch without partials) writes O. Otherwise the CTA writes its partial to
-// slot pair * splits + split and counts itself in the pair's arrival counter;
-// the last of the pair's non-empty splits to arrive merges them all into O
-// (in split order, so the result does not depend on which CTA is last) and
-// lowers the counter for the next launch. This replaces round 5's combine
-// kernel, its launch and its tail (4.3 us of 54.3 at 1 x 32k).
-template <class Cfg>
-struct SplitEpilogue {
-  using Element = typename Cfg::Element;
-  int split;
-
-  template <class Cta, class Cursor>
-  __device__ void operator()(const Cta& cta, const DecodeParams& p, const Cursor& at) const {
-    const int pair_splits = (at.pair_blocks + p.blocks_per_split - 1) / p.blocks_per_split;
-    if (!p.write_partials || pair_splits == 1) {
-      store_merged_output(cta, p, at);
-      return;
-    }
-    const int pair = at.pair_index(p);
-    const long long first_slot = static_cast<long long>(pair) * p.splits;
-    store_partial(cta, p, first_slot + split);
-    __syncthreads();  // the whole partial is written before thread 0 arrives
-    int arrived = 0;
-    if (threadIdx.x == 0) {
-      __threadfence();  // release: this partial before the arrival
-      arrived = atomicAdd(p.split_arrivals + pair, 1);
-      __threadfence();  // acquire (if last): the others' partials after their arrivals
-    }
-    if (!__syncthreads_or(threadIdx.x == 0 && arrived == pair_splits - 1)) return;
-    if (threadIdx.x == 0) p.split_arrivals[pair] = 0;  // all arrived: ready for the next launch
-    const int items = p.rows * Cta::kColumnGroups;
-    for (int item = static_cast<int>(threadIdx.x); item < items; item += Cfg::kThreads) {
-      const int row = item / Cta::kColumnGroups;
-      const int group = item % Cta::kColumnGroups;
-      store_output<Element, Cfg::kHeadDim>(p, at.sequence, at.head, row, group,
-                                           combine(p, first_slot, pair_splits, row, group));
-    }
-  }
-
-  // sum_i 2^(lse_i - max) O_i / sum_i 2^(lse_i - max) over the pair's splits,
-  // for float4 group `group` of packed row `row`. Each batch of kCombineUnroll
-  // splits is loaded at once (from L2: the partials were just written); the
-  // running max moves by batch, rescaling what is summed so far.
-  __device__ static float4 combine(const DecodeParams& p, long long first_slot, int pair_splits,
-                                   int row, int group) {
-    float top = -INFINITY;
-    float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
-    float total = 0.f;
-    for (int first = 0; first < pair_splits; first += kCombineUnroll) {
-      float lse[kCombineUnroll];
-      float4 part[kCombineUnroll];
-#pragma unroll
-      for (int u = 0; u < kCombineUnroll; ++u) {
-        lse[u] = -INFINITY;
-        part[u] = make_float4(0.f, 0.f, 0.f, 0.f);
-        if (first + u >= pair_splits) continue;
-        const long long partial = partial_row(p, first_slot + first + u, row);
-        lse[u] = __ldcg(p.partial_lse + partial);
-        part[u] =
-            __ldcg(reinterpret_cast<const float4*>(p.partial_o + partial * Cfg::kHeadDim) + group);
-      }
-      float batch_top = top;
-#pragma unroll
-      for (int u = 0; u < kCombineUnroll; ++u) batch_top = fmaxf(batch_top, lse[u]);
-      const float shift = batch_top == -INFINITY ? 0.f : batch_top;
-      const float rescale = exp2f(top - shift);  // 0 while nothing was visible
-      total *= rescale;
-      acc.x *= rescale;
-      acc.y *= rescale;
-      acc.z *= rescale;
-      acc.w *= rescale;
-#pragma unroll
-      for (int u = 0; u < kCombineUnroll; ++u) {
-        const float w = exp2f(lse[u] - shift);  // 0 for splits past the end (-inf)
-        total += w;
-        acc.x += w * part[u].x;
-        acc.y += w * part[u].y;
-        acc.z += w * part[u].z;
-        acc.w += w * part[u].w;
-      }
-      top = batch_top;
-    }
-    const float inverse = total > 0.f ? 1.f / total : 0.f;
-    return make_float4(acc.x * inverse, acc.y * inverse, acc.z * inverse, acc.w * inverse);
-  }
-};
 
 // decode_split_kernel<Cfg, kPageKeys>
 //   grid:  (splits, kv_heads, batch).
