@@ -37,8 +37,8 @@ std::string profile_of(const kernels::GemmTileShape& shape) {
 std::variant<kernels::GemmTileVariant, std::string> tile_variant(const hw::KernelProfile& profile,
                                                                  kernels::ElementType input,
                                                                  kernels::ElementType output) {
-  if (profile.cluster.m != 1 || profile.cluster.n != 1) {
-    return fmt::format("{} has no thread-block clusters; use cluster {{m: 1, n: 1}}", profile.name);
+  if (profile.cluster.n != 1) {
+    return fmt::format("{} has no clusters along n; use cluster {{n: 1}}", profile.name);
   }
   std::string compiled;
   for (int v = 0; v < kernels::kGemmTileVariantCount; ++v) {
@@ -47,19 +47,21 @@ std::variant<kernels::GemmTileVariant, std::string> tile_variant(const hw::Kerne
     const bool bf16 = input == kernels::ElementType::bf16 && output == kernels::ElementType::bf16;
     if (!kernels::gemm_tile_variant_has_all_types(variant) && !bf16) continue;
     if (profile_of(shape) != profile.name) continue;
-    compiled += fmt::format("{}{{m: {}, n: {}, k: {}, stages: {}, warps: {}}}",
+    compiled += fmt::format("{}{{m: {}, n: {}, k: {}, stages: {}, warps: {}, cluster m: {}}}",
                             compiled.empty() ? "" : ", ", shape.m, shape.n, shape.k, shape.stages,
-                            shape.warps);
+                            shape.warps, shape.cluster_m);
     if (profile.tile_m == shape.m && profile.tile_n == shape.n && profile.tile_k == shape.k &&
-        profile.stages == shape.stages && profile.warps == shape.warps) {
+        profile.stages == shape.stages && profile.warps == shape.warps &&
+        profile.cluster.m == shape.cluster_m) {
       return variant;
     }
   }
   return fmt::format(
       "no compiled {} kernel has tile {{m: {}, n: {}, k: {}, stages: {}, "
-      "warps: {}}} for {} -> {}; compiled: {}",
+      "warps: {}, cluster m: {}}} for {} -> {}; compiled: {}",
       profile.name, profile.tile_m, profile.tile_n, profile.tile_k, profile.stages, profile.warps,
-      kernels::to_string(input), kernels::to_string(output), compiled.empty() ? "none" : compiled);
+      profile.cluster.m, kernels::to_string(input), kernels::to_string(output),
+      compiled.empty() ? "none" : compiled);
 }
 
 kernels::StreamKMode stream_k_mode(workloads::StreamKMode mode) {

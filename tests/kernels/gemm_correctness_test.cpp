@@ -80,6 +80,13 @@ std::vector<Shape> shapes(bool small) {
          GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store, "C by TMA store, fp16 -> fp32"},
         {2056, 2312, 72, bf16, bf16, GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store,
          "170 tiles with edges, C by TMA store: 1-2 tiles a CTA"},
+        {300, 520, 200, bf16, bf16, GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store_c2,
+         "edges, 2-CTA clusters, B multicast"},
+        {100, 264, 72, ElementType::fp16, ElementType::fp32,
+         GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store_c2,
+         "clusters: rank 1's rows all past m, fp16 -> fp32"},
+        {2056, 2312, 72, bf16, bf16, GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store_c2,
+         "90 cluster tiles with edges: 1-2 a cluster"},
     };
     return list;
   }
@@ -136,6 +143,20 @@ std::vector<Shape> shapes(bool small) {
   list.push_back({64, 256, 65536, bf16, ElementType::fp32, tma_store, "huge k, fp32 out"});
   list.push_back({8, 4096, 4096, bf16, bf16, tma_store, "decode-like m = 8"});
   list.push_back({2056, 4104, 520, bf16, bf16, tma_store, "289 tiles, edges in m, n and k"});
+  // The clustered variant: rank 1's rows partly or wholly past m (its A rows
+  // come in as zeros, its C boxes clipped away), every type, the Stream-K
+  // target shapes (one cluster tile's two halves in two workspace slots).
+  const auto c2 = GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store_c2;
+  list.push_back({130, 264, 8, bf16, bf16, c2, "tiny k = 8, rank 1 rows past m"});
+  list.push_back({100, 200, 40, bf16, ElementType::fp32, c2, "rank 1 idle, fp32 out"});
+  list.push_back(
+      {520, 1032, 776, ElementType::fp16, ElementType::fp16, c2, "edges in m, n and k, fp16"});
+  list.push_back({4224, 4224, 256, ElementType::fp16, bf16, c2, "fp16 -> bf16, hybrid SK"});
+  list.push_back({64, 256, 65536, bf16, ElementType::fp32, c2, "huge k, fp32 out"});
+  list.push_back({8, 4096, 4096, bf16, bf16, c2, "decode-like m = 8"});
+  list.push_back({1536, 1536, 1536, bf16, bf16, c2, "36 cluster tiles on 66 clusters"});
+  list.push_back({3072, 3072, 4096, bf16, bf16, c2, "144 cluster tiles: 2 waves + 12"});
+  list.push_back({2056, 4104, 520, bf16, bf16, c2, "cluster tiles with edges in m, n and k"});
   return list;
 }
 
