@@ -80,7 +80,10 @@ kernels::StreamKMode stream_k_mode(workloads::StreamKMode mode) {
 
 int default_splits(const kernels::GemmLaunchConfig& config) {
   const kernels::GemmLaunchPlan plan = kernels::plan_gemm(config);
-  const std::int64_t resident = config.device.resident_ctas(kernels::resolved_gemm_tile(config));
+  const kernels::GemmTileVariant tile = kernels::resolved_gemm_tile(config);
+  // Units of the schedule: resident CTAs, or clusters for a clustered variant.
+  const std::int64_t resident =
+      config.device.resident_ctas(tile) / kernels::gemm_tile_shape(tile).cluster_m;
   const std::int64_t splits = std::max<std::int64_t>(2, resident / plan.tiles);
   return static_cast<int>(std::clamp<std::int64_t>(splits, 1, plan.iters_per_tile));
 }
