@@ -97,27 +97,35 @@ void plan_stream_k(const GemmLaunchConfig& config, GemmLaunchPlan& plan) {
   plan.grid_ctas = std::max(plan.sk_ctas, std::min(grid, plan.dp_tiles));
 }
 
-// The main kernel, in clusters of kernel.cluster_ctas CTAs where it has them.
-cudaError_t launch_main_kernel(const gemm::GemmKernelHandle& kernel, std::int64_t grid_ctas,
-                               void** args, cudaStream_t stream) {
-  const dim3 grid(static_cast<unsigned>(grid_ctas));
-  const dim3 block(static_cast<unsigned>(kernel.threads));
-  const auto shared_bytes = static_cast<std::size_t>(kernel.shared_bytes);
-  if (kernel.cluster_ctas == 1) {
-    return cudaLaunchKernel(kernel.function, grid, block, args, shared_bytes, stream);
-  }
-  cudaLaunchConfig_t launch{};
-  cudaLaunchAttribute cluster{};
+// A launch of `kernel` on `grid_ctas` CTAs in clusters of kernel.cluster_ctas;
+// `cluster` holds the attribute the config points to.
+cudaLaunchConfig_t cluster_launch(const gemm::GemmKernelHandle& kernel, std::int64_t grid_ctas,
+                                  cudaLaunchAttribute& cluster) {
+  cluster = {};
   cluster.id = cudaLaunchAttributeClusterDimension;
   cluster.val.clusterDim.x = static_cast<unsigned>(kernel.cluster_ctas);
   cluster.val.clusterDim.y = 1;
   cluster.val.clusterDim.z = 1;
-  launch.gridDim = grid;
-  launch.blockDim = block;
-  launch.dynamicSmemBytes = shared_bytes;
-  launch.stream = stream;
+  cudaLaunchConfig_t launch{};
+  launch.gridDim = dim3(static_cast<unsigned>(grid_ctas));
+  launch.blockDim = dim3(static_cast<unsigned>(kernel.threads));
+  launch.dynamicSmemBytes = static_cast<std::size_t>(kernel.shared_bytes);
   launch.attrs = &cluster;
   launch.numAttrs = 1;
+  return launch;
+}
+
+// The main kernel, in clusters of kernel.cluster_ctas CTAs where it has them.
+cudaError_t launch_main_kernel(const gemm::GemmKernelHandle& kernel, std::int64_t grid_ctas,
+                               void** args, cudaStream_t stream) {
+  if (kernel.cluster_ctas == 1) {
+    return cudaLaunchKernel(kernel.function, dim3(static_cast<unsigned>(grid_ctas)),
+                            dim3(static_cast<unsigned>(kernel.threads)), args,
+                            static_cast<std::size_t>(kernel.shared_bytes), stream);
+  }
+  cudaLaunchAttribute cluster{};
+  cudaLaunchConfig_t launch = cluster_launch(kernel, grid_ctas, cluster);
+  launch.stream = stream;
   return cudaLaunchKernelExC(&launch, kernel.function, args);
 }
 
@@ -193,17 +201,8 @@ namespace {
 
 // Clusters of `kernel` that fit the device at once (cudaOccupancyMaxActiveClusters).
 int max_active_clusters(const gemm::GemmKernelHandle& kernel) {
-  cudaLaunchConfig_t launch{};
   cudaLaunchAttribute cluster{};
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = static_cast<unsigned>(kernel.cluster_ctas);
-  cluster.val.clusterDim.y = 1;
-  cluster.val.clusterDim.z = 1;
-  launch.gridDim = dim3(static_cast<unsigned>(kernel.cluster_ctas));
-  launch.blockDim = dim3(static_cast<unsigned>(kernel.threads));
-  launch.dynamicSmemBytes = static_cast<std::size_t>(kernel.shared_bytes);
-  launch.attrs = &cluster;
-  launch.numAttrs = 1;
+  const cudaLaunchConfig_t launch = cluster_launch(kernel, kernel.cluster_ctas, cluster);
   int clusters = 0;
   TILESIM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel.function, &launch));
   return clusters;
