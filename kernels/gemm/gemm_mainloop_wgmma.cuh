@@ -4,7 +4,8 @@
 //
 // Per stage two mbarriers: `full` (1 arrival: the producer's expect_tx, then
 // the stage's bytes from the copy engine) and `empty` (one arrival per
-// consumer warp once its wgmmas have read the stage). Producer and consumers
+// consumer warp once its wgmmas have read the stage; in a 2-CTA cluster from
+// the consumer warps of both CTAs, whose stages its copies fill). Producer and consumers
 // walk the same sequence of k-blocks (every work unit the scheduler hands the
 // CTA, in order), so each side tracks the ring position by itself: stage index
 // and the parity of the barrier phase it waits for. The producer runs ahead
