@@ -106,8 +106,9 @@ config::Schema<GemmWorkload> workload_schema(const std::vector<std::string>& gem
   s.add(Param::text("kernel").name_like().default_to("library").describe(
             "Kernel profile, one the hardware file offers (`kernels:`): `library` "
             "(vendor-class), `tilesim_ref` (our mma.sync kernel), `tilesim_ref_wgmma` (our "
-            "TMA + wgmma kernel, sm90) or `tilesim_ref_wgmma_tma_store` (the same, C stored "
-            "by TMA)."),
+            "TMA + wgmma kernel, sm90), `tilesim_ref_wgmma_tma_store` (the same, C stored "
+            "by TMA) or `tilesim_ref_wgmma_multicast` (that, in 2-CTA clusters with B "
+            "multicast)."),
         [](W& workload, const Value& value) {
           workload.kernel = value.text;
           workload.kernel_where = value.where;

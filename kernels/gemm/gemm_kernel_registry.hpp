@@ -19,6 +19,7 @@ struct GemmKernelHandle {
   int shared_bytes = 0;
   bool tensor_maps = false;    // takes GemmTensorMaps as its third argument (wgmma kernels)
   bool stores_by_tma = false;  // ... GemmStoreTensorMaps instead (the tma_store variant)
+  int cluster_ctas = 1;        // launched in clusters of this many CTAs along x
 };
 
 enum class SchedulerKind { data_parallel, split_k, stream_k };

@@ -14,6 +14,13 @@
 // Cfg::kStoresByTma (the tma_store variant): finished tiles leave through
 // shared memory and TMA stores (gemm_epilogue_tma_store.cuh), the maps then
 // include C's.
+// Cfg::kClusterM > 1 (launched in clusters of that many CTAs along m): the
+// scheduler hands every CTA of a cluster the same units, each of a cluster
+// tile of kClusterM * kTileM rows; rank r computes rows r * kTileM onwards,
+// multicasts its share of B (gemm_mainloop_wgmma.cuh), and fixes up its rows
+// in workspace slot unit.slot * kClusterM + r. The cluster meets once its
+// barriers are initialized (before any remote copy or arrival) and once more
+// before exit (the other CTAs still arrive on this one's empty barriers).
 // Rows of A and B must be 16-byte aligned (the tensor maps' strides); the
 // launcher runs the mma.sync kernel otherwise. Built for sm_90a only: other
 // targets get a body that traps.
@@ -57,7 +64,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     ring.init_barriers();
     units.init_barriers(Cfg::kMathThreads);
   }
-  __syncthreads();
+  constexpr bool kClustered = Cfg::kClusterM > 1;
+  if constexpr (kClustered) {
+    sm90::cluster_sync();
+  } else {
+    __syncthreads();
+  }
+  const int rank = kClustered ? static_cast<int>(sm90::cluster_cta_rank()) : 0;
 
   using Mainloop = WgmmaMainloop<Cfg, In>;
   if (threadIdx.x >= Cfg::kMathThreads) {
@@ -65,36 +78,38 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     if (threadIdx.x == Cfg::kMathThreads) {
       sm90::prefetch_tensor_map(&maps.a);
       sm90::prefetch_tensor_map(&maps.b);
-      Scheduler scheduler(p, schedule);
+      Scheduler scheduler(p, schedule, Cfg::kClusterM);
       WorkUnit unit;
       while (scheduler.next(unit)) {
+        if constexpr (kClustered) unit.slot = unit.slot * Cfg::kClusterM + rank;
         units.publish(unit);
         const TileCoord tile = rasterize_tile(unit.tile, p.tiles_m, p.tiles_n, p.swizzle);
-        Mainloop::produce(ring, maps, tile.row * Cfg::kTileM, tile.col * Cfg::kTileN, unit.k_begin,
-                          unit.k_end);
+        Mainloop::produce(ring, maps, (tile.row * Cfg::kClusterM + rank) * Cfg::kTileM,
+                          tile.col * Cfg::kTileN, unit.k_begin, unit.k_end, rank);
       }
       units.publish_end();
     }
-    return;
-  }
-  sm90::raise_register_budget<Cfg::kConsumerRegisters>();
-  for (WorkUnit unit = units.receive(); unit.tile >= 0; unit = units.receive()) {
-    const TileCoord tile = rasterize_tile(unit.tile, p.tiles_m, p.tiles_n, p.swizzle);
-    const int m0 = tile.row * Cfg::kTileM;
-    const int n0 = tile.col * Cfg::kTileN;
-    typename Cfg::Accumulators acc;
-    Mainloop::consume(acc, ring, unit.k_begin, unit.k_end);
-    if constexpr (Cfg::kStoresByTma) {
-      finish_unit<Cfg, Out, Scheduler>(
-          p, unit, acc, m0, n0, &ticket, [&](const typename Cfg::Accumulators& finished) {
-            GemmTmaStoreEpilogue<Cfg, Out>::store(
-                finished, base, smem + (base - shared_address(smem)), &maps.c, m0, n0);
-          });
-    } else {
-      finish_unit<Cfg, Out, Scheduler>(p, unit, acc, m0, n0, &ticket);
+  } else {
+    sm90::raise_register_budget<Cfg::kConsumerRegisters>();
+    for (WorkUnit unit = units.receive(); unit.tile >= 0; unit = units.receive()) {
+      const TileCoord tile = rasterize_tile(unit.tile, p.tiles_m, p.tiles_n, p.swizzle);
+      const int m0 = (tile.row * Cfg::kClusterM + rank) * Cfg::kTileM;
+      const int n0 = tile.col * Cfg::kTileN;
+      typename Cfg::Accumulators acc;
+      Mainloop::consume(acc, ring, unit.k_begin, unit.k_end);
+      if constexpr (Cfg::kStoresByTma) {
+        finish_unit<Cfg, Out, Scheduler>(
+            p, unit, acc, m0, n0, &ticket, [&](const typename Cfg::Accumulators& finished) {
+              GemmTmaStoreEpilogue<Cfg, Out>::store(
+                  finished, base, smem + (base - shared_address(smem)), &maps.c, m0, n0);
+            });
+      } else {
+        finish_unit<Cfg, Out, Scheduler>(p, unit, acc, m0, n0, &ticket);
+      }
     }
+    if constexpr (Cfg::kStoresByTma) GemmTmaStoreEpilogue<Cfg, Out>::drain();
   }
-  if constexpr (Cfg::kStoresByTma) GemmTmaStoreEpilogue<Cfg, Out>::drain();
+  if constexpr (kClustered) sm90::cluster_sync();
 #elif defined(__CUDA_ARCH__)
   __trap();
 #endif

@@ -57,15 +57,22 @@ std::int64_t min_iters_per_stream_k_cta(FixupMode fixup, std::int64_t iters_per_
   return std::max<std::int64_t>(8, ceil_div(iters_per_tile, 8));
 }
 
+// What the schedules count as the persistent grid: resident CTAs, or
+// resident clusters for a clustered variant (plan.grid_ctas counts CTAs).
+std::int64_t resident_units(const GemmLaunchConfig& config) {
+  const int cluster = gemm_tile_shape(config.tile).cluster_m;
+  return std::max(1, config.device.resident_ctas(config.tile) / cluster);
+}
+
 // Every tile whole, on at most the resident CTAs; no workspace.
 void plan_persistent_data_parallel(const GemmLaunchConfig& config, GemmLaunchPlan& plan) {
-  const std::int64_t grid = std::max(1, config.device.resident_ctas(config.tile));
+  const std::int64_t grid = resident_units(config);
   plan.dp_tiles = plan.tiles;
   plan.grid_ctas = std::min(grid, plan.tiles);
 }
 
 void plan_stream_k(const GemmLaunchConfig& config, GemmLaunchPlan& plan) {
-  const std::int64_t grid = std::max(1, config.device.resident_ctas(config.tile));
+  const std::int64_t grid = resident_units(config);
   const std::int64_t full_waves = plan.tiles / grid;
   const std::int64_t partial_wave = plan.tiles % grid;
   switch (config.stream_k_mode) {
@@ -90,6 +97,38 @@ void plan_stream_k(const GemmLaunchConfig& config, GemmLaunchPlan& plan) {
   plan.grid_ctas = std::max(plan.sk_ctas, std::min(grid, plan.dp_tiles));
 }
 
+// A launch of `kernel` on `grid_ctas` CTAs in clusters of kernel.cluster_ctas;
+// `cluster` holds the attribute the config points to.
+cudaLaunchConfig_t cluster_launch(const gemm::GemmKernelHandle& kernel, std::int64_t grid_ctas,
+                                  cudaLaunchAttribute& cluster) {
+  cluster = {};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = static_cast<unsigned>(kernel.cluster_ctas);
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = 1;
+  cudaLaunchConfig_t launch{};
+  launch.gridDim = dim3(static_cast<unsigned>(grid_ctas));
+  launch.blockDim = dim3(static_cast<unsigned>(kernel.threads));
+  launch.dynamicSmemBytes = static_cast<std::size_t>(kernel.shared_bytes);
+  launch.attrs = &cluster;
+  launch.numAttrs = 1;
+  return launch;
+}
+
+// The main kernel, in clusters of kernel.cluster_ctas CTAs where it has them.
+cudaError_t launch_main_kernel(const gemm::GemmKernelHandle& kernel, std::int64_t grid_ctas,
+                               void** args, cudaStream_t stream) {
+  if (kernel.cluster_ctas == 1) {
+    return cudaLaunchKernel(kernel.function, dim3(static_cast<unsigned>(grid_ctas)),
+                            dim3(static_cast<unsigned>(kernel.threads)), args,
+                            static_cast<std::size_t>(kernel.shared_bytes), stream);
+  }
+  cudaLaunchAttribute cluster{};
+  cudaLaunchConfig_t launch = cluster_launch(kernel, grid_ctas, cluster);
+  launch.stream = stream;
+  return cudaLaunchKernelExC(&launch, kernel.function, args);
+}
+
 }  // namespace
 
 GemmTileShape gemm_tile_shape(GemmTileVariant variant) {
@@ -108,6 +147,8 @@ GemmTileShape gemm_tile_shape(GemmTileVariant variant) {
       return {"m128n256k64_w12_s4_wgmma", 128, 256, 64, 4, 12, false, true};
     case GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store:
       return {"m128n256k64_w12_s4_wgmma_tma_store", 128, 256, 64, 4, 12, false, true};
+    case GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store_c2:
+      return {"m128n256k64_w12_s4_wgmma_tma_store_c2", 128, 256, 64, 4, 12, false, true, 2};
   }
   return {};
 }
@@ -149,6 +190,26 @@ GemmKernelHandle find_gemm_kernel(SchedulerKind scheduler, GemmTileVariant varia
 
 }  // namespace gemm
 
+int GemmDeviceLimits::resident_ctas(GemmTileVariant variant) const {
+  const auto v = static_cast<std::size_t>(variant);
+  const int cluster = gemm_tile_shape(variant).cluster_m;
+  if (cluster > 1) return resident_clusters[v] * cluster;
+  return sm_count * ctas_per_sm[v];
+}
+
+namespace {
+
+// Clusters of `kernel` that fit the device at once (cudaOccupancyMaxActiveClusters).
+int max_active_clusters(const gemm::GemmKernelHandle& kernel) {
+  cudaLaunchAttribute cluster{};
+  const cudaLaunchConfig_t launch = cluster_launch(kernel, kernel.cluster_ctas, cluster);
+  int clusters = 0;
+  TILESIM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel.function, &launch));
+  return clusters;
+}
+
+}  // namespace
+
 GemmDeviceLimits query_gemm_device_limits() {
   int device = 0;
   TILESIM_CUDA_CHECK(cudaGetDevice(&device));
@@ -165,6 +226,11 @@ GemmDeviceLimits query_gemm_device_limits() {
         TILESIM_CUDA_CHECK(cudaFuncSetAttribute(
             kernel.function, cudaFuncAttributeMaxDynamicSharedMemorySize, kernel.shared_bytes));
         if (scheduler != SchedulerKind::stream_k) return;
+        if (kernel.cluster_ctas > 1) {
+          int& least = limits.resident_clusters[static_cast<std::size_t>(variant)];
+          const int clusters = max_active_clusters(kernel);
+          least = least == 0 ? clusters : std::min(least, clusters);
+        }
         int resident = 0;
         TILESIM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
             &resident, kernel.function, kernel.threads, kernel.shared_bytes));
@@ -231,14 +297,15 @@ GemmLaunchPlan plan_gemm(const GemmLaunchConfig& requested) {
   config.tile = resolved_gemm_tile(requested);
   const GemmTileShape tile = gemm_tile_shape(config.tile);
   GemmLaunchPlan plan;
-  plan.tiles_m = ceil_div(config.m, tile.m);
+  plan.tiles_m = ceil_div(config.m, tile.m * tile.cluster_m);
   plan.tiles_n = ceil_div(config.n, tile.n);
   plan.tiles = plan.tiles_m * plan.tiles_n;
   plan.iters_per_tile = ceil_div(config.k, tile.k);
-  // Per shared tile: two int flags and an fp32 tile (gemm_fixup.cuh); then
-  // `counters` more ints (the wgmma Stream-K kernel's DP tile counter).
-  auto reserve_shared_tiles = [&](std::int64_t slots, std::size_t counters = 0) {
-    const auto count = static_cast<std::size_t>(slots);
+  // Per shared tile: two int flags and an fp32 tile (gemm_fixup.cuh), one
+  // each per CTA of a cluster tile; then `counters` more ints (the wgmma
+  // Stream-K kernel's DP tile counter).
+  auto reserve_shared_tiles = [&](std::int64_t tiles, std::size_t counters = 0) {
+    const auto count = static_cast<std::size_t>(tiles * tile.cluster_m);
     plan.flag_bytes = align_up(sizeof(int) * (2 * count + counters));
     plan.partial_bytes = sizeof(float) * static_cast<std::size_t>(tile.m * tile.n) * count;
   };
@@ -268,6 +335,7 @@ GemmLaunchPlan plan_gemm(const GemmLaunchConfig& requested) {
       reserve_shared_tiles(plan.sk_tiles, tile.wgmma ? 1 : 0);
       break;
   }
+  plan.grid_ctas *= tile.cluster_m;
   return plan;
 }
 
@@ -320,9 +388,12 @@ cudaError_t launch_gemm(const GemmLaunchConfig& config, cudaStream_t stream) {
   stream_k.dp_tiles = static_cast<int>(plan.dp_tiles);
   stream_k.sk_ctas = static_cast<int>(plan.sk_ctas);
   stream_k.sk_iters = plan.sk_tiles * plan.iters_per_tile;
-  // Persistent data-parallel keeps the fixed list b, b + grid, ... (no counter).
+  // Persistent data-parallel keeps the fixed list b, b + grid, ... (no counter),
+  // and so do clusters (their CTAs must take the same tiles).
   if (kernel.tensor_maps && config.schedule == GemmSchedule::stream_k) {
-    stream_k.dp_tile_counter = config.workspace.flags + 2 * plan.sk_tiles;
+    if (kernel.cluster_ctas == 1) {
+      stream_k.dp_tile_counter = config.workspace.flags + 2 * plan.sk_tiles;
+    }
     stream_k.head_first = true;  // the wgmma loop is fast enough for L2 reuse to decide
   }
   void* schedule_params = nullptr;
@@ -351,10 +422,7 @@ cudaError_t launch_gemm(const GemmLaunchConfig& config, cudaStream_t stream) {
                             ? static_cast<void*>(&tensor_maps)
                             : static_cast<void*>(static_cast<gemm::GemmTensorMaps*>(&tensor_maps));
   void* args[] = {&params, schedule_params, maps_argument};
-  cudaError_t status =
-      cudaLaunchKernel(kernel.function, dim3(static_cast<unsigned>(plan.grid_ctas)),
-                       dim3(static_cast<unsigned>(kernel.threads)), args,
-                       static_cast<std::size_t>(kernel.shared_bytes), stream);
+  cudaError_t status = launch_main_kernel(kernel, plan.grid_ctas, args, stream);
   if (status != cudaSuccess || plan.kernels == 1) return status;
   return gemm::launch_split_k_reduce(params.partials, config.c, config.output_type,
                                      config.m * config.n, plan.splits, stream);

@@ -60,8 +60,12 @@ enum class GemmTileVariant {
   // The same main loop; C leaves through shared memory and TMA stores, which
   // overlap the next unit's main loop (the tilesim_ref_wgmma_tma_store profile).
   m128n256k64_w12_s4_wgmma_tma_store,
+  // The tma_store kernel launched in 2-CTA clusters along m: the pair takes
+  // 256x256 cluster tiles (each CTA 128x256) and multicasts B, loading half of
+  // it each (the tilesim_ref_wgmma_multicast profile).
+  m128n256k64_w12_s4_wgmma_tma_store_c2,
 };
-inline constexpr int kGemmTileVariantCount = 7;
+inline constexpr int kGemmTileVariantCount = 8;
 
 struct GemmTileShape {
   std::string_view name;  // as the enumerator
@@ -72,6 +76,9 @@ struct GemmTileShape {
   int warps = 0;
   bool prefetch_fragments = false;
   bool wgmma = false;  // TMA + wgmma main loop (sm_90a), else cp.async + mma.sync
+  // CTAs per cluster along m: schedules see cluster tiles of cluster_m * m rows
+  // and count clusters where they count CTAs; each CTA computes m of the rows.
+  int cluster_m = 1;
 };
 GemmTileShape gemm_tile_shape(GemmTileVariant variant);
 // Compiled for every input/output type (else bf16 -> bf16 only).
@@ -84,9 +91,11 @@ struct GemmDeviceLimits {
   bool wgmma = false;  // the device runs the sm_90a (wgmma) kernels
   // Per tile variant: the least over its Stream-K kernels (0: none compiled).
   std::array<int, kGemmTileVariantCount> ctas_per_sm{};
-  int resident_ctas(GemmTileVariant variant) const {
-    return sm_count * ctas_per_sm[static_cast<std::size_t>(variant)];
-  }
+  // Per clustered tile variant: co-resident clusters (a GPC fits whole
+  // clusters only); 0 for variants without clusters.
+  std::array<int, kGemmTileVariantCount> resident_clusters{};
+  // What a persistent grid may launch: CTAs, whole clusters for clustered variants.
+  int resident_ctas(GemmTileVariant variant) const;
 };
 // Also raises every GEMM kernel's dynamic shared-memory limit on the current device.
 GemmDeviceLimits query_gemm_device_limits();
@@ -125,7 +134,7 @@ struct GemmLaunchConfig {
 
 // How a launch divides the work; pure arithmetic on the config.
 struct GemmLaunchPlan {
-  std::int64_t tiles_m = 0;
+  std::int64_t tiles_m = 0;  // (cluster) tiles along m
   std::int64_t tiles_n = 0;
   std::int64_t tiles = 0;
   std::int64_t iters_per_tile = 0;  // k-blocks of tile.k per tile
@@ -133,7 +142,7 @@ struct GemmLaunchPlan {
   int splits = 1;              // split-K slices actually used
   std::int64_t sk_tiles = 0;   // stream_k: the first tiles, iterations shared out
   std::int64_t dp_tiles = 0;   // stream_k, persistent data_parallel: tiles done whole
-  std::int64_t sk_ctas = 0;    // stream_k: CTAs that take Stream-K iterations
+  std::int64_t sk_ctas = 0;    // stream_k: CTAs (clusters) that take Stream-K iterations
   int kernels = 1;             // launches (split_k_parallel: 2)
   std::size_t flag_bytes = 0;  // workspace needed (0 for data-parallel)
   std::size_t partial_bytes = 0;

@@ -4,7 +4,8 @@
 //
 // Per stage two mbarriers: `full` (1 arrival: the producer's expect_tx, then
 // the stage's bytes from the copy engine) and `empty` (one arrival per
-// consumer warp once its wgmmas have read the stage). Producer and consumers
+// consumer warp once its wgmmas have read the stage; in a 2-CTA cluster from
+// the consumer warps of both CTAs, whose stages its copies fill). Producer and consumers
 // walk the same sequence of k-blocks (every work unit the scheduler hands the
 // CTA, in order), so each side tracks the ring position by itself: stage index
 // and the parity of the barrier phase it waits for. The producer runs ahead
@@ -41,7 +42,7 @@ class WgmmaStageRing {
   __device__ void init_barriers() const {
     for (int s = 0; s < Cfg::kStages; ++s) {
       sm90::mbarrier_init(full(s), 1);
-      sm90::mbarrier_init(empty(s), Cfg::kMathThreads / 32);
+      sm90::mbarrier_init(empty(s), Cfg::kEmptyArrivals);
     }
     sm90::fence_barrier_init();
   }
@@ -81,19 +82,42 @@ struct WgmmaMainloop {
   // Producer (one thread): k-blocks [k_begin, k_end) of the tile at (m0, n0).
   // A stage is refilled once every consumer warp has released it; the first
   // pass over the ring waits on parity 1, which a fresh barrier reports done.
+  // In a cluster (Cfg::kClusterM > 1) the CTA of rank `rank` loads B boxes
+  // [rank * kBoxesPerCta, ...) into every CTA of the cluster; its stage still
+  // waits for all kStageBytes (the other CTAs' boxes count on it too), and
+  // its empty barrier for every CTA's consumers, since its copies write theirs.
   __device__ static void produce(WgmmaStageRing<Cfg>& ring, const GemmTensorMaps& maps, int m0,
-                                 int n0, int k_begin, int k_end) {
+                                 int n0, int k_begin, int k_end, int rank = 0) {
     for (int kb = k_begin; kb < k_end; ++kb) {
       sm90::mbarrier_wait(ring.empty(ring.stage()), ring.parity() ^ 1u);
       sm90::mbarrier_arrive_expect_tx(ring.full(), Cfg::kStageBytes);
       const int k0 = kb * Cfg::kTileK;
       sm90::tma_load_2d(ring.stage_a(), &maps.a, k0, m0, ring.full());
 #pragma unroll
-      for (int box = 0; box < Cfg::kTileN / Cfg::kBoxN; ++box) {
-        sm90::tma_load_2d(ring.stage_b() + box * Cfg::kBoxBytesB, &maps.b, n0 + box * Cfg::kBoxN,
-                          k0, ring.full());
+      for (int i = 0; i < Cfg::kBoxesPerCta; ++i) {
+        const int box = rank * Cfg::kBoxesPerCta + i;
+        const std::uint32_t dst = ring.stage_b() + box * Cfg::kBoxBytesB;
+        const int x = n0 + box * Cfg::kBoxN;
+        if constexpr (Cfg::kClusterM > 1) {
+          constexpr std::uint16_t kAllCtas = (1u << Cfg::kClusterM) - 1;
+          sm90::tma_load_2d_multicast(dst, &maps.b, x, k0, ring.full(), kAllCtas);
+        } else {
+          sm90::tma_load_2d(dst, &maps.b, x, k0, ring.full());
+        }
       }
       ring.advance();
+    }
+  }
+
+  // A consumer warp's release of `stage`: to every CTA whose copies fill it.
+  __device__ static void release(const WgmmaStageRing<Cfg>& ring, int stage) {
+    if constexpr (Cfg::kClusterM > 1) {
+#pragma unroll
+      for (int cta = 0; cta < Cfg::kClusterM; ++cta) {
+        sm90::mbarrier_arrive_cluster(ring.empty(stage), cta);
+      }
+    } else {
+      sm90::mbarrier_arrive(ring.empty(stage));
     }
   }
 
@@ -126,12 +150,12 @@ struct WgmmaMainloop {
       }
       sm90::wgmma_commit_group();
       sm90::wgmma_wait_group<1>();
-      if (previous_stage >= 0 && releases) sm90::mbarrier_arrive(ring.empty(previous_stage));
+      if (previous_stage >= 0 && releases) release(ring, previous_stage);
       previous_stage = ring.stage();
       ring.advance();
     }
     sm90::wgmma_wait_group<0>();
-    if (previous_stage >= 0 && releases) sm90::mbarrier_arrive(ring.empty(previous_stage));
+    if (previous_stage >= 0 && releases) release(ring, previous_stage);
 #pragma unroll
     for (int j = 0; j < Cfg::kMmaN; ++j) {
 #pragma unroll

@@ -80,7 +80,11 @@ using TileConfigM128N256K32W8S4 = TileConfig<128, 256, 32, 2, 4, 4, 1, true>;
 // kStoresByTma: C leaves through shared memory and TMA stores
 // (gemm_epilogue_tma_store.cuh) instead of from registers, so the copy engine
 // writes it to global memory while the consumers start their next unit.
-template <int kTileM_, int kTileN_, int kStages_, bool kStoresByTma_ = false>
+// kClusterM: CTAs per thread-block cluster, stacked along m. They take the
+// same work units (one cluster tile of kClusterM * kTileM rows) and each
+// loads its own rows of A but only its share of B's boxes, multicast into
+// every CTA of the cluster: B's L2 -> SM bytes divided by kClusterM.
+template <int kTileM_, int kTileN_, int kStages_, bool kStoresByTma_ = false, int kClusterM_ = 1>
 struct WgmmaTileConfig {
   static constexpr int kTileM = kTileM_;
   static constexpr int kTileN = kTileN_;
@@ -88,6 +92,7 @@ struct WgmmaTileConfig {
   static constexpr int kStages = kStages_;
   static constexpr int kMinCtasPerSm = 1;
   static constexpr bool kStoresByTma = kStoresByTma_;
+  static constexpr int kClusterM = kClusterM_;
 
   static constexpr int kConsumers = kTileM / 64;  // consumer warpgroups
   static constexpr int kMathThreads = 128 * kConsumers;
@@ -135,6 +140,12 @@ struct WgmmaTileConfig {
   static_assert(kSharedBytes <= 227 * 1024, "the H100's shared memory per block");
 
   static_assert(kTileM % 64 == 0 && kTileN % kBoxN == 0 && kTileN <= 256);
+  static_assert((kTileN / kBoxN) % kClusterM == 0, "each CTA multicasts whole B boxes");
+  // B boxes each CTA of a cluster loads (and multicasts to the others).
+  static constexpr int kBoxesPerCta = kTileN / kBoxN / kClusterM;
+  // Arrivals that free a stage: every consumer warp of every CTA in the cluster
+  // (each CTA's copies write into all of them).
+  static constexpr int kEmptyArrivals = kClusterM * kMathThreads / 32;
   static_assert(kStageBytesA % kAlignmentBytes == 0, "B and the next stage stay aligned");
 
   // Barrier 0 is __syncthreads; the consumers meet at barrier 1.
@@ -150,5 +161,7 @@ struct WgmmaTileConfig {
 using WgmmaTileConfigM128N256S4 = WgmmaTileConfig<128, 256, 4>;
 // The same tile and main loop; C stored through shared memory by TMA.
 using WgmmaTileConfigM128N256S4TmaStore = WgmmaTileConfig<128, 256, 4, true>;
+// The tma_store kernel in 2-CTA clusters along m (a 256x256 cluster tile): B multicast.
+using WgmmaTileConfigM128N256S4TmaStoreC2 = WgmmaTileConfig<128, 256, 4, true, 2>;
 
 }  // namespace tilesim::kernels::gemm

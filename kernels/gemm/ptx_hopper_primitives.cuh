@@ -77,6 +77,51 @@ __device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, std::uint32
       : "memory");
 }
 
+// The multicast form for 2-CTA clusters: the box lands at `dst` in the shared
+// memory of every CTA in `cta_mask` (bit r: cluster rank r) and counts its bytes
+// on the mbarrier at `barrier` in each of them (same CTA-relative addresses).
+__device__ __forceinline__ void tma_load_2d_multicast(std::uint32_t dst, const CUtensorMap* map,
+                                                      int x, int y, std::uint32_t barrier,
+                                                      std::uint16_t cta_mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(dst),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y), "r"(barrier), "h"(cta_mask)
+      : "memory");
+}
+
+// This CTA's rank in its cluster.
+__device__ __forceinline__ std::uint32_t cluster_cta_rank() {
+  std::uint32_t rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+  return rank;
+}
+
+// One arrival on the mbarrier at CTA-relative address `barrier` of cluster rank `cta`.
+// The default semantics (release at CTA scope), as CUTLASS's consumer release:
+// the stage's readers are wgmma groups already waited for, and a cluster-scope
+// release compiles to a GPU-wide fence (MEMBAR.ALL.GPU) before every arrival,
+// which made the first 2-CTA kernel 1.6-2.3x slower than the 1-CTA one.
+__device__ __forceinline__ void mbarrier_arrive_cluster(std::uint32_t barrier, std::uint32_t cta) {
+  asm volatile(
+      "{\n"
+      ".reg .b32 remote;\n"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
+      "}\n" ::"r"(barrier),
+      "r"(cta)
+      : "memory");
+}
+
+// Every thread of every CTA in the cluster meets here (also orders their
+// shared-memory writes, the barrier inits included, before the others' reads).
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile(
+      "barrier.cluster.arrive.release;\n"
+      "barrier.cluster.wait.acquire;\n" ::
+          : "memory");
+}
+
 __device__ __forceinline__ void bulk_commit_group() {
   asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
 }

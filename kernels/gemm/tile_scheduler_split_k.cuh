@@ -2,6 +2,7 @@
 // Split-K schedule: grid of tiles x splits CTAs; CTA b takes slice b / tiles of
 // tile b % tiles, an even share of the tile's k-blocks. Slices of one tile are
 // spaced `tiles` CTAs apart, so a slice's predecessors were launched before it.
+// In clusters of `cluster_ctas` CTAs, b counts clusters (each takes one unit).
 //   serial:   slice s waits for slice s-1 (a per-tile semaphore), adds its
 //             partial to the fp32 workspace tile in k order; the last slice
 //             adds the sum to its accumulators and writes C (gemm_fixup.cuh).
@@ -20,15 +21,18 @@ struct SplitKScheduler {
   static constexpr bool kSharesTiles = true;
   static constexpr bool kWritesPartials = true;
 
-  __device__ SplitKScheduler(const GemmKernelParams& p, const Params& params)
-      : params_(params), tiles_(p.tiles_m * p.tiles_n), iters_(p.iters_per_tile) {}
+  __device__ SplitKScheduler(const GemmKernelParams& p, const Params& params, int cluster_ctas = 1)
+      : params_(params),
+        tiles_(p.tiles_m * p.tiles_n),
+        iters_(p.iters_per_tile),
+        cta_(static_cast<int>(blockIdx.x) / cluster_ctas) {}
 
   __device__ bool next(WorkUnit& unit) {
     if (done_) return false;
     done_ = true;
-    const int split = static_cast<int>(blockIdx.x) / tiles_;
+    const int split = cta_ / tiles_;
     unit = WorkUnit{};
-    unit.tile = static_cast<int>(blockIdx.x) % tiles_;
+    unit.tile = cta_ % tiles_;
     unit.k_begin = static_cast<int>(static_cast<long long>(split) * iters_ / params_.splits);
     unit.k_end = static_cast<int>(static_cast<long long>(split + 1) * iters_ / params_.splits);
     unit.slot = unit.tile;
@@ -51,6 +55,7 @@ struct SplitKScheduler {
   Params params_;
   int tiles_;
   int iters_;
+  int cta_;
   bool done_ = false;
 };
 

@@ -26,6 +26,8 @@
 // peers add in ascending k order, the head's holder (done first) going first.
 // The host (gemm_launch.cu) picks the SK tiles: pure: all; dp_one_tile: the
 // partial last wave; two_tile: that plus one full wave (1-2 tiles per CTA).
+// In clusters of `cluster_ctas` CTAs, "CTA" above means a cluster: its CTAs
+// take the same units (so no dp_tile_counter, whose claims would differ).
 
 #include "kernels/gemm/gemm_kernel_params.cuh"
 
@@ -45,9 +47,13 @@ struct StreamKScheduler {
   static constexpr bool kSharesTiles = true;
   static constexpr bool kWritesPartials = false;
 
-  __device__ StreamKScheduler(const GemmKernelParams& p, const Params& params)
-      : params_(params), iters_per_tile_(p.iters_per_tile), dp_next_(blockIdx.x) {
-    const long long cta = blockIdx.x;
+  __device__ StreamKScheduler(const GemmKernelParams& p, const Params& params, int cluster_ctas = 1)
+      : params_(params),
+        iters_per_tile_(p.iters_per_tile),
+        cta_(static_cast<int>(blockIdx.x) / cluster_ctas),
+        grid_(static_cast<int>(gridDim.x) / cluster_ctas),
+        dp_next_(cta_) {
+    const long long cta = cta_;
     if (cta < params.sk_ctas) {
       sk_iter_ = first_iteration(cta);
       sk_end_ = first_iteration(cta + 1);
@@ -62,7 +68,7 @@ struct StreamKScheduler {
     if (params_.dp_tile_counter != nullptr) return claim_data_parallel(unit);
     if (dp_next_ < params_.dp_tiles) {
       data_parallel_unit(unit, static_cast<int>(dp_next_));
-      dp_next_ += gridDim.x;
+      dp_next_ += grid_;
       return true;
     }
     return false;
@@ -91,7 +97,7 @@ struct StreamKScheduler {
       data_parallel_unit(unit, claimed);
       return true;
     }
-    if (claimed == params_.dp_tiles + static_cast<int>(gridDim.x) - 1) {
+    if (claimed == params_.dp_tiles + grid_ - 1) {
       atomicExch(params_.dp_tile_counter, 0);
     }
     return false;
@@ -129,7 +135,7 @@ struct StreamKScheduler {
     if (params_.head_first) {
       // The tail's holder finishes; peers add in ascending k order, the
       // head's holder (which did it first in its range) going first.
-      const int lower_holders = static_cast<int>(blockIdx.x - cta_of(tile_begin));
+      const int lower_holders = static_cast<int>(cta_ - cta_of(tile_begin));
       unit.role = ends ? FixupRole::finisher : FixupRole::peer;
       unit.peers = ends ? lower_holders : 0;
       unit.order = ends ? 0 : lower_holders + 1;
@@ -139,7 +145,7 @@ struct StreamKScheduler {
     // the last k-blocks down: the CTA holding the tile's tail meets it first
     // in its range; a CTA whose whole range lies inside the tile has nothing
     // else to do while it waits for its turn.
-    const int higher_holders = static_cast<int>(cta_of(tile_end - 1) - blockIdx.x);
+    const int higher_holders = static_cast<int>(cta_of(tile_end - 1) - cta_);
     unit.role = starts ? FixupRole::finisher : FixupRole::peer;
     unit.peers = starts ? higher_holders : 0;
     unit.order = starts ? 0 : higher_holders + 1;
@@ -147,6 +153,8 @@ struct StreamKScheduler {
 
   Params params_;
   int iters_per_tile_;
+  int cta_;  // this CTA's (cluster's) index among the grid_ that share the work
+  int grid_;
   long long dp_next_;
   long long sk_iter_ = 0;
   long long sk_end_ = 0;

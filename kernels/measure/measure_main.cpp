@@ -176,6 +176,7 @@ int measure_study(const Options& options) {
     limits.sm_count = 1;
     limits.wgmma = true;
     limits.ctas_per_sm.fill(1);
+    limits.resident_clusters.fill(1);
   }
   std::optional<tk::GemmTileVariant> forced;
   if (!options.tile_variant.empty()) forced = tk::parse_gemm_tile_variant(options.tile_variant);

@@ -50,6 +50,18 @@ struct Variant {
   bool persistent = false;
 };
 
+// A wgmma variant on every input and output type: edges in m, n and k (fp16),
+// a hybrid Stream-K wave (fp16 -> bf16), huge k (fp32 out), decode-like m.
+void add_every_type_cases(std::vector<Shape>& list, tk::GemmTileVariant tile) {
+  using tk::ElementType;
+  const auto bf16 = ElementType::bf16;
+  list.push_back(
+      {520, 1032, 776, ElementType::fp16, ElementType::fp16, tile, "edges in m, n and k, fp16"});
+  list.push_back({4224, 4224, 256, ElementType::fp16, bf16, tile, "fp16 -> bf16, hybrid SK"});
+  list.push_back({64, 256, 65536, bf16, ElementType::fp32, tile, "huge k, fp32 out"});
+  list.push_back({8, 4096, 4096, bf16, bf16, tile, "decode-like m = 8"});
+}
+
 std::vector<Shape> shapes(bool small) {
   using tk::ElementType;
   using tk::GemmTileVariant;
@@ -80,6 +92,13 @@ std::vector<Shape> shapes(bool small) {
          GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store, "C by TMA store, fp16 -> fp32"},
         {2056, 2312, 72, bf16, bf16, GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store,
          "170 tiles with edges, C by TMA store: 1-2 tiles a CTA"},
+        {300, 520, 200, bf16, bf16, GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store_c2,
+         "edges, 2-CTA clusters, B multicast"},
+        {100, 264, 72, ElementType::fp16, ElementType::fp32,
+         GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store_c2,
+         "clusters: rank 1's rows all past m, fp16 -> fp32"},
+        {2056, 2312, 72, bf16, bf16, GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store_c2,
+         "90 cluster tiles with edges: 1-2 a cluster"},
     };
     return list;
   }
@@ -119,23 +138,25 @@ std::vector<Shape> shapes(bool small) {
   list.push_back({128, 256, 64, bf16, bf16, wgmma, "one tile, one k-block"});
   list.push_back({130, 264, 8, bf16, bf16, wgmma, "tiny k = 8"});
   list.push_back({300, 200, 40, bf16, ElementType::fp32, wgmma, "tiny k = 40, fp32 out"});
-  list.push_back(
-      {520, 1032, 776, ElementType::fp16, ElementType::fp16, wgmma, "edges in m, n and k, fp16"});
-  list.push_back({4224, 4224, 256, ElementType::fp16, bf16, wgmma, "fp16 -> bf16, hybrid SK"});
-  list.push_back({64, 256, 65536, bf16, ElementType::fp32, wgmma, "huge k, fp32 out"});
-  list.push_back({8, 4096, 4096, bf16, bf16, wgmma, "decode-like m = 8"});
+  add_every_type_cases(list, wgmma);
   list.push_back({2304, 2048, 4096, bf16, bf16, wgmma, "144 tiles: one wave + 12"});
   list.push_back({2056, 4104, 520, bf16, bf16, wgmma, "289 tiles, edges in m, n and k"});
   // The tma_store variant: its C boxes clipped at every edge, every output type.
   const auto tma_store = GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store;
   list.push_back({130, 264, 8, bf16, bf16, tma_store, "tiny k = 8, C by TMA store"});
   list.push_back({300, 200, 40, bf16, ElementType::fp32, tma_store, "tiny k = 40, fp32 out"});
-  list.push_back({520, 1032, 776, ElementType::fp16, ElementType::fp16, tma_store,
-                  "edges in m, n and k, fp16"});
-  list.push_back({4224, 4224, 256, ElementType::fp16, bf16, tma_store, "fp16 -> bf16, hybrid SK"});
-  list.push_back({64, 256, 65536, bf16, ElementType::fp32, tma_store, "huge k, fp32 out"});
-  list.push_back({8, 4096, 4096, bf16, bf16, tma_store, "decode-like m = 8"});
+  add_every_type_cases(list, tma_store);
   list.push_back({2056, 4104, 520, bf16, bf16, tma_store, "289 tiles, edges in m, n and k"});
+  // The clustered variant: rank 1's rows partly or wholly past m (its A rows
+  // come in as zeros, its C boxes clipped away), every type, the Stream-K
+  // target shapes (one cluster tile's two halves in two workspace slots).
+  const auto c2 = GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store_c2;
+  list.push_back({130, 264, 8, bf16, bf16, c2, "tiny k = 8, rank 1 rows past m"});
+  list.push_back({100, 200, 40, bf16, ElementType::fp32, c2, "rank 1 idle, fp32 out"});
+  add_every_type_cases(list, c2);
+  list.push_back({1536, 1536, 1536, bf16, bf16, c2, "36 cluster tiles on 66 clusters"});
+  list.push_back({3072, 3072, 4096, bf16, bf16, c2, "144 cluster tiles: 2 waves + 12"});
+  list.push_back({2056, 4104, 520, bf16, bf16, c2, "cluster tiles with edges in m, n and k"});
   return list;
 }
 

@@ -180,6 +180,7 @@ kernels::GemmDeviceLimits h100_limits() {
   limits.sm_count = 132;
   limits.wgmma = true;
   limits.ctas_per_sm.fill(1);
+  limits.resident_clusters.fill(66);
   return limits;
 }
 
@@ -215,6 +216,32 @@ TEST(MeasurementCsv, PersistentDataParallelRunsOnTheResidentCtas) {
   ASSERT_TRUE(std::holds_alternative<CaseError>(library));
   EXPECT_NE(std::get<CaseError>(library).message.find("cuBLAS picks its own grid"),
             std::string::npos);
+}
+
+// The 2-CTA cluster variant plans in cluster tiles (256x256: 16 x 16 at
+// 4096^3) and clusters (66 resident), launches their CTAs (132), and gives
+// each CTA of a shared tile its own workspace slot.
+TEST(MeasurementCsv, ClusteredVariantPlansClusterTilesOnClusters) {
+  const hw::HardwareSpec h100 = testing::shipped_hardware("h100_sxm");
+  const auto persistent =
+      make_gemm_case(persistent_gemm("tilesim_ref_wgmma_multicast"), h100, h100_limits());
+  ASSERT_TRUE(std::holds_alternative<GemmCase>(persistent))
+      << std::get<CaseError>(persistent).message;
+  const kernels::GemmLaunchConfig& config = std::get<GemmCase>(persistent).config;
+  EXPECT_EQ(config.tile, kernels::GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store_c2);
+  const kernels::GemmLaunchPlan plan = kernels::plan_gemm(config);
+  EXPECT_EQ(plan.tiles, 256);
+  EXPECT_EQ(plan.grid_ctas, 132);
+
+  kernels::GemmLaunchConfig stream_k = config;
+  stream_k.persistent = false;
+  stream_k.schedule = kernels::GemmSchedule::stream_k;
+  stream_k.stream_k_mode = kernels::StreamKMode::two_tile;
+  const kernels::GemmLaunchPlan sk = kernels::plan_gemm(stream_k);
+  EXPECT_EQ(sk.sk_tiles, 256 % 66 + 66);  // the partial wave and one full wave of clusters
+  EXPECT_EQ(sk.sk_ctas, 66);
+  EXPECT_EQ(sk.grid_ctas, 132);
+  EXPECT_EQ(sk.partial_bytes, sizeof(float) * 128 * 256 * 2 * sk.sk_tiles);
 }
 
 TEST(MeasurementCsv, AttentionOnlyWritesTheContractColumns) {

@@ -12,8 +12,9 @@ namespace {
 // Every tile variant kernels/gemm compiles (GemmTileVariant), and the profile
 // that describes it: the cp.async + mma.sync variants are `tilesim_ref` with a
 // tile override, the TMA + wgmma variants `tilesim_ref_wgmma` (C stored from
-// registers) and `tilesim_ref_wgmma_tma_store` (the same tile, C stored
-// through shared memory by TMA).
+// registers), `tilesim_ref_wgmma_tma_store` (the same tile, C stored
+// through shared memory by TMA) and `tilesim_ref_wgmma_multicast` (that
+// kernel in 2-CTA clusters, B multicast).
 const std::vector<CompiledTileProfile> kCompiledTiles = {
     {128, 128, 32, 8, 4, "m128n128k32_w8_s4", "tilesim_ref"},
     {128, 128, 32, 4, 4, "m128n128k32_w4_s4", "tilesim_ref"},
@@ -22,6 +23,8 @@ const std::vector<CompiledTileProfile> kCompiledTiles = {
     {128, 256, 32, 8, 4, "m128n256k32_w8_s4", "tilesim_ref"},
     {128, 256, 64, 12, 4, "m128n256k64_w12_s4_wgmma", "tilesim_ref_wgmma"},
     {128, 256, 64, 12, 4, "m128n256k64_w12_s4_wgmma_tma_store", "tilesim_ref_wgmma_tma_store",
+     false},
+    {128, 256, 64, 12, 4, "m128n256k64_w12_s4_wgmma_tma_store_c2", "tilesim_ref_wgmma_multicast",
      false},
 };
 

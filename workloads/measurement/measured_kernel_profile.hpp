@@ -25,7 +25,7 @@ struct CompiledTileProfile {
   int warps = 0;
   int stages = 0;
   std::string variant;  // GemmTileVariant's name, e.g. "m128n256k64_w12_s4_wgmma"
-  std::string profile;  // "tilesim_ref", "tilesim_ref_wgmma", "tilesim_ref_wgmma_tma_store"
+  std::string profile;  // "tilesim_ref", "tilesim_ref_wgmma", "tilesim_ref_wgmma_tma_store", ...
   // Rows written before the `profile` column may mean it (`kernel: tilesim_ref`
   // and its tile columns); variants compiled since never wrote such rows.
   bool in_rows_without_profile = true;

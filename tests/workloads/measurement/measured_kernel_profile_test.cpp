@@ -104,6 +104,8 @@ TEST(MeasuredKernelProfile, EveryCompiledVariantHasOneProfile) {
   }
   EXPECT_EQ(profile_of_compiled_variant("m128n256k64_w12_s4_wgmma_tma_store"),
             "tilesim_ref_wgmma_tma_store");
+  EXPECT_EQ(profile_of_compiled_variant("m128n256k64_w12_s4_wgmma_tma_store_c2"),
+            "tilesim_ref_wgmma_multicast");
   EXPECT_FALSE(profile_of_compiled_variant("m128n256k64_w8_s4").has_value());
 }
 
