@@ -69,11 +69,19 @@ class GpuRun {
         dependency_gap_(dependency_gap(spec.launch)),
         attribute_time_(options.attribute_time),
         stop_after_s_(options.stop_after_s),
+        work_flops_(options.work_flops),
+        peak_flops_per_s_(options.peak_flops_per_s),
         fast_forward_waves_(options.fast_forward_waves),
         moves_times_(options.fast_forward_waves || options.fast_forward_units) {
     simulator_.set_effort_limit(options.max_effort_events);
     if (options.record_bandwidth) {
       resources_.network().set_reallocation_observer([this] { sample_bandwidth(); });
+    }
+    if (work_flops_ > 0) {
+      // Stopping at the next event: what is left runs past the limit anyway.
+      executor_.watch_steps([this] {
+        if (cannot_end_in_time()) simulator_.set_time_limit(simulator_.now());
+      });
     }
   }
 
@@ -103,6 +111,7 @@ class GpuRun {
     if (!simulator_.run()) {
       if (!simulator_.past_time_limit()) throw SimulationOverBudget(simulator_.effort());
       result_.stopped = true;
+      result_.events = simulator_.events_processed();
       return std::move(result_);
     }
     for (std::size_t i = 0; i < kernels_.size(); ++i) {
@@ -252,7 +261,8 @@ class GpuRun {
       // Engine times never run ahead of the result's (a fast-forward only
       // adds), so stopping on engine time never stops a run that would end in time.
       if (!time_limit_set_ && stop_after_s_ < std::numeric_limits<double>::infinity()) {
-        simulator_.set_time_limit(simulator_.now() + sim::SimTime::from_seconds(stop_after_s_));
+        time_limit_ = simulator_.now() + sim::SimTime::from_seconds(stop_after_s_);
+        simulator_.set_time_limit(time_limit_);
       }
       time_limit_set_ = true;
     }
@@ -337,6 +347,25 @@ class GpuRun {
     dispatch();
   }
 
+  // Whether the flops not begun yet (SimulationOptions::work_flops), at the
+  // GPU's peak rate, end the run past its time limit. Not after a wave skip,
+  // whose skipped CTAs' flops were never begun. A skip still to come shortens
+  // engine time, but its results move by the skipped work's measured period,
+  // which ran at no more than the peak rate (within the fast-forwards'
+  // tolerance, kSkipTolerance).
+  bool cannot_end_in_time() const {
+    if (work_flops_ <= 0 || !time_limit_set_ || time_limit_ == sim::SimTime::infinite() ||
+        (fast_forward_ && fast_forward_->offset() != sim::SimTime{})) {
+      return false;
+    }
+    constexpr double kSkipTolerance = 1.02;
+    const double left_flops = work_flops_ - executor_.flops_begun();
+    if (left_flops <= 0) return false;
+    const double fastest_left_s = left_flops / (peak_flops_per_s_ * kSkipTolerance);
+    return (time_limit_ - simulator_.now() - executor_.skipped_unit_time()).seconds() <
+           fastest_left_s;
+  }
+
   double plan_fixed_s() const {
     double fixed_s = 0;
     for (const KernelLaunch& launch : plan_.kernels)
@@ -394,6 +423,9 @@ class GpuRun {
   bool attribute_time_;
   double stop_after_s_;
   bool time_limit_set_ = false;  // at the first CTA's dispatch
+  sim::SimTime time_limit_ = sim::SimTime::infinite();
+  double work_flops_;
+  double peak_flops_per_s_;
   bool fast_forward_waves_;
   bool moves_times_;  // a fast-forward may move later times: records keep their offsets
   std::optional<WaveFastForward> fast_forward_;  // with fast_forward_waves_ only

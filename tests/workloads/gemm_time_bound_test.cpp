@@ -75,6 +75,80 @@ TEST_P(GemmTimeBound, ARunStopsOnlyPastItsTimeLimit) {
   }
 }
 
+// With the bound on the work left (bound_remaining_work), a run still
+// stops exactly when its full time would pass the limit, and past it no later
+// than without the bound.
+TEST_P(GemmTimeBound, TheWorkLeftStopsARunOnlyPastItsTimeLimit) {
+  const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
+  const Shape shape = GetParam();
+  GemmWorkload workload;
+  workload.name = "work_left";
+  workload.problem = {shape.m, shape.n, shape.k, shape.dtype, shape.dtype};
+  workload.schedule = "auto";
+  const auto schedules = builtin_gemm_schedules();
+  for (const bool approximate : {false, true}) {
+    for (const GemmWorkload& candidate : auto_candidates(workload, spec)) {
+      gpu::SimulationOptions options;
+      options.set_approximate(approximate);
+      const gpu::SimulationResult full =
+          simulate_gemm(candidate, spec, schedules, options).value->result;
+      const double full_s = (full.end() - full.start()).seconds();
+      options.stop_after_s = 0.8 * full_s;
+      const gpu::SimulationResult unbounded =
+          simulate_gemm(candidate, spec, schedules, options).value->result;
+      bound_remaining_work(options, candidate.problem, *resolve_gemm_kernel(candidate, spec).value,
+                           spec);
+      const gpu::SimulationResult bounded =
+          simulate_gemm(candidate, spec, schedules, options).value->result;
+      EXPECT_TRUE(bounded.stopped);
+      EXPECT_LE(bounded.ctas.size(), unbounded.ctas.size());
+      options.stop_after_s = full_s;
+      const gpu::SimulationResult at_limit =
+          simulate_gemm(candidate, spec, schedules, options).value->result;
+      EXPECT_FALSE(at_limit.stopped);
+      EXPECT_EQ(at_limit.end(), full.end());
+      options.stop_after_s = (full.end() - full.start() - sim::SimTime::from_ps(1)).seconds();
+      EXPECT_TRUE(simulate_gemm(candidate, spec, schedules, options).value->result.stopped);
+    }
+  }
+}
+
+// At 4096^3 `auto` simulates data-parallel 128x256 first (213.8 us) and stops
+// the Stream-K modes (244-279 us) at its time: with the work left bounded,
+// each stops after fewer events, exact and approximate (pure Stream-K's 132
+// CTAs finish none before either stop).
+TEST(GemmTimeBoundWorkLeft, StopsStreamKLosersSoonerAt4096) {
+  const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
+  const auto schedules = builtin_gemm_schedules();
+  GemmWorkload workload;
+  workload.name = "losers";
+  workload.problem = {4096, 4096, 4096, hw::DataType::bf16, hw::DataType::bf16};
+  for (const bool approximate : {false, true}) {
+    gpu::SimulationOptions options;
+    options.set_approximate(approximate);
+    workload.schedule = "data_parallel";
+    const gpu::SimulationResult winner =
+        simulate_gemm(workload, spec, schedules, options).value->result;
+    options.stop_after_s = (winner.end() - winner.start()).seconds();
+    workload.schedule = "stream_k";
+    for (const StreamKMode mode :
+         {StreamKMode::pure, StreamKMode::dp_one_tile, StreamKMode::two_tile}) {
+      workload.stream_k_mode = mode;
+      gpu::SimulationOptions bounded = options;
+      bound_remaining_work(bounded, workload.problem, *resolve_gemm_kernel(workload, spec).value,
+                           spec);
+      const gpu::SimulationResult without =
+          simulate_gemm(workload, spec, schedules, options).value->result;
+      const gpu::SimulationResult with =
+          simulate_gemm(workload, spec, schedules, bounded).value->result;
+      EXPECT_TRUE(without.stopped);
+      EXPECT_TRUE(with.stopped);
+      EXPECT_LT(with.events, without.events)
+          << static_cast<int>(mode) << (approximate ? " approximate" : " exact");
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Shapes, GemmTimeBound,
                          ::testing::Values(Shape{4096, 4096, 4096, hw::DataType::bf16},
                                            Shape{1536, 1536, 1536, hw::DataType::bf16},

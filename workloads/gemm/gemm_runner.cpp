@@ -251,6 +251,7 @@ config::Loaded<PromisingRuns> simulate_promising(const std::vector<GemmWorkload>
     config::Loaded<LoweredGemm> lowered = lower_gemm(candidates[index], spec, schedules);
     if (!lowered.ok()) return {std::nullopt, std::move(lowered.diagnostics)};
     ++promising.started;
+    bound_remaining_work(options, candidates[index].problem, lowered.value->kernel, spec);
     const auto twin =
         std::find_if(simulated.begin(), simulated.end(), [&](const SimulatedCandidate& earlier) {
           return lowers_alike(candidates[earlier.candidate], candidates[index],
