@@ -49,7 +49,9 @@ TEST_P(GemmTimeBound, NeverExceedsTheSimulatedTimeOfAnyCandidate) {
 
 // auto also stops a candidate's run once it passes the second-best time: the
 // run stops exactly when its full time would exceed the limit, exact or
-// approximate (power-limited or not).
+// approximate (power-limited or not), with the bound on the work it has left
+// (bound_remaining_work) or without; at 80% of its time the bound stops it
+// no later.
 TEST_P(GemmTimeBound, ARunStopsOnlyPastItsTimeLimit) {
   const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
   const Shape shape = GetParam();
@@ -64,51 +66,28 @@ TEST_P(GemmTimeBound, ARunStopsOnlyPastItsTimeLimit) {
       options.set_approximate(approximate);
       const gpu::SimulationResult full =
           simulate_gemm(candidate, spec, schedules, options).value->result;
-      options.stop_after_s = (full.end() - full.start()).seconds();
-      const gpu::SimulationResult at_limit =
-          simulate_gemm(candidate, spec, schedules, options).value->result;
-      EXPECT_FALSE(at_limit.stopped);
-      EXPECT_EQ(at_limit.end(), full.end());
-      options.stop_after_s = (full.end() - full.start() - sim::SimTime::from_ps(1)).seconds();
-      EXPECT_TRUE(simulate_gemm(candidate, spec, schedules, options).value->result.stopped);
-    }
-  }
-}
-
-// With the bound on the work left (bound_remaining_work), a run still
-// stops exactly when its full time would pass the limit, and past it no later
-// than without the bound.
-TEST_P(GemmTimeBound, TheWorkLeftStopsARunOnlyPastItsTimeLimit) {
-  const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
-  const Shape shape = GetParam();
-  GemmWorkload workload;
-  workload.name = "work_left";
-  workload.problem = {shape.m, shape.n, shape.k, shape.dtype, shape.dtype};
-  workload.schedule = "auto";
-  const auto schedules = builtin_gemm_schedules();
-  for (const bool approximate : {false, true}) {
-    for (const GemmWorkload& candidate : auto_candidates(workload, spec)) {
-      gpu::SimulationOptions options;
-      options.set_approximate(approximate);
-      const gpu::SimulationResult full =
-          simulate_gemm(candidate, spec, schedules, options).value->result;
       const double full_s = (full.end() - full.start()).seconds();
       options.stop_after_s = 0.8 * full_s;
-      const gpu::SimulationResult unbounded =
-          simulate_gemm(candidate, spec, schedules, options).value->result;
-      bound_remaining_work(options, candidate.problem, *resolve_gemm_kernel(candidate, spec).value,
-                           spec);
-      const gpu::SimulationResult bounded =
-          simulate_gemm(candidate, spec, schedules, options).value->result;
-      EXPECT_TRUE(bounded.stopped);
-      EXPECT_LE(bounded.ctas.size(), unbounded.ctas.size());
-      options.stop_after_s = full_s;
-      const gpu::SimulationResult at_limit =
-          simulate_gemm(candidate, spec, schedules, options).value->result;
-      EXPECT_FALSE(at_limit.stopped);
-      EXPECT_EQ(at_limit.end(), full.end());
-      options.stop_after_s = (full.end() - full.start() - sim::SimTime::from_ps(1)).seconds();
-      EXPECT_TRUE(simulate_gemm(candidate, spec, schedules, options).value->result.stopped);
+      const std::uint64_t unbounded_events =
+          simulate_gemm(candidate, spec, schedules, options).value->result.events;
+      for (const bool bounded : {false, true}) {
+        if (bounded) {
+          bound_remaining_work(options, candidate.problem,
+                               *resolve_gemm_kernel(candidate, spec).value, spec);
+          options.stop_after_s = 0.8 * full_s;
+          const gpu::SimulationResult sooner =
+              simulate_gemm(candidate, spec, schedules, options).value->result;
+          EXPECT_TRUE(sooner.stopped);
+          EXPECT_LE(sooner.events, unbounded_events);
+        }
+        options.stop_after_s = full_s;
+        const gpu::SimulationResult at_limit =
+            simulate_gemm(candidate, spec, schedules, options).value->result;
+        EXPECT_FALSE(at_limit.stopped);
+        EXPECT_EQ(at_limit.end(), full.end());
+        options.stop_after_s = (full.end() - full.start() - sim::SimTime::from_ps(1)).seconds();
+        EXPECT_TRUE(simulate_gemm(candidate, spec, schedules, options).value->result.stopped);
+      }
     }
   }
 }
