@@ -24,6 +24,7 @@ namespace {
 struct KernelState {
   const KernelLaunch* launch = nullptr;
   double tensor_efficiency = 1;  // the launch's, at the clock its grid allows
+  double clock_fraction = 1;     // of sm.clock; 1 until known (estimated at the start)
   CtaDemand demand;
   std::int64_t next_cta = 0;
   std::int64_t finished_ctas = 0;
@@ -148,11 +149,11 @@ class GpuRun {
     record.waves = static_cast<double>(launch.cta_count) /
                    (static_cast<double>(spec_.sm.count) * record.ctas_per_sm);
     if (estimate_clocks_) return;  // estimate_clock, once the kernel starts
-    state.tensor_efficiency =
-        launch.tensor_efficiency *
-        (clock_fractions_.empty()
-             ? spec_.tensor_clock_fraction(busy_sms(launch, record, spec_.sm.count))
-             : clock_fractions_[index]);
+    state.clock_fraction =
+        clock_fractions_.empty()
+            ? spec_.tensor_clock_fraction(busy_sms(launch, record, spec_.sm.count))
+            : clock_fractions_[index];
+    state.tensor_efficiency = launch.tensor_efficiency * state.clock_fraction;
   }
 
   // The kernel's clock from its estimated load; the simulation takes over the
@@ -160,10 +161,10 @@ class GpuRun {
   void estimate_clock(std::size_t index) {
     KernelState& state = kernels_[index];
     KernelLoadEstimate estimate = estimate_kernel_load(*state.launch, spec_);
-    const double clock_fraction =
+    state.clock_fraction =
         hw::power_limited_clock_hz(spec_.power, spec_.sm.clock_hz, estimate.load) /
         spec_.sm.clock_hz;
-    state.tensor_efficiency = state.launch->tensor_efficiency * clock_fraction;
+    state.tensor_efficiency = state.launch->tensor_efficiency * state.clock_fraction;
     prebuilt_programs_[index] = std::move(estimate.programs);
   }
 
@@ -348,7 +349,9 @@ class GpuRun {
   }
 
   // Whether the flops not begun yet (SimulationOptions::work_flops), at the
-  // GPU's peak rate, end the run past its time limit. Not after a wave skip,
+  // GPU's peak rate at the fastest clock any kernel may run at (1 for a kernel
+  // whose clock is estimated when it starts, until it does), end the run past
+  // its time limit. Not after a wave skip,
   // whose skipped CTAs' flops were never begun. A skip still to come shortens
   // engine time, but its results move by the skipped work's measured period,
   // which ran at no more than the peak rate (within the fast-forwards'
@@ -361,7 +364,11 @@ class GpuRun {
     constexpr double kSkipTolerance = 1.02;
     const double left_flops = work_flops_ - executor_.flops_begun();
     if (left_flops <= 0) return false;
-    const double fastest_left_s = left_flops / (peak_flops_per_s_ * kSkipTolerance);
+    double fastest_clock = 0;
+    for (const KernelState& kernel : kernels_) {
+      fastest_clock = std::max(fastest_clock, kernel.clock_fraction);
+    }
+    const double fastest_left_s = left_flops / (peak_flops_per_s_ * fastest_clock * kSkipTolerance);
     return (time_limit_ - simulator_.now() - executor_.skipped_unit_time()).seconds() <
            fastest_left_s;
   }
