@@ -128,6 +128,30 @@ TEST(GemmTimeBoundWorkLeft, StopsStreamKLosersSoonerAt4096) {
   }
 }
 
+// The unit fast-forward moves times once it is armed but counts each CTA's
+// skipped flops only when the CTA jumps: a bound that ran on between the two
+// counted them twice and stopped 4096x15360x5120's pure Stream-K, the
+// approximate winner, at its own time.
+TEST(GemmTimeBoundWorkLeft, DoesNotStopAPersistentGridWhileItsUnitsSkip) {
+  const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
+  const auto schedules = builtin_gemm_schedules();
+  GemmWorkload workload;
+  workload.name = "pure";
+  workload.problem = {4096, 15360, 5120, hw::DataType::bf16, hw::DataType::bf16};
+  workload.schedule = "stream_k";
+  workload.stream_k_mode = StreamKMode::pure;
+  gpu::SimulationOptions options;
+  options.set_approximate(true);
+  const gpu::SimulationResult full =
+      simulate_gemm(workload, spec, schedules, options).value->result;
+  options.stop_after_s = (full.end() - full.start()).seconds();
+  bound_remaining_work(options, workload.problem, *resolve_gemm_kernel(workload, spec).value, spec);
+  const gpu::SimulationResult bounded =
+      simulate_gemm(workload, spec, schedules, options).value->result;
+  EXPECT_FALSE(bounded.stopped);
+  EXPECT_EQ(bounded.end(), full.end());
+}
+
 INSTANTIATE_TEST_SUITE_P(Shapes, GemmTimeBound,
                          ::testing::Values(Shape{4096, 4096, 4096, hw::DataType::bf16},
                                            Shape{1536, 1536, 1536, hw::DataType::bf16},
