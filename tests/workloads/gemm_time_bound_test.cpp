@@ -96,12 +96,17 @@ TEST_P(GemmTimeBound, ARunStopsOnlyPastItsTimeLimit) {
 // the Stream-K modes (244-279 us) at its time: with the work left bounded,
 // each stops after fewer events, exact and approximate (pure Stream-K's 132
 // CTAs finish none before either stop).
+GemmWorkload bf16_gemm(std::int64_t m, std::int64_t n, std::int64_t k) {
+  GemmWorkload workload;
+  workload.name = "work_left";
+  workload.problem = {m, n, k, hw::DataType::bf16, hw::DataType::bf16};
+  return workload;
+}
+
 TEST(GemmTimeBoundWorkLeft, StopsStreamKLosersSoonerAt4096) {
   const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
   const auto schedules = builtin_gemm_schedules();
-  GemmWorkload workload;
-  workload.name = "losers";
-  workload.problem = {4096, 4096, 4096, hw::DataType::bf16, hw::DataType::bf16};
+  GemmWorkload workload = bf16_gemm(4096, 4096, 4096);
   for (const bool approximate : {false, true}) {
     gpu::SimulationOptions options;
     options.set_approximate(approximate);
@@ -133,13 +138,11 @@ TEST(GemmTimeBoundWorkLeft, StopsStreamKLosersSoonerAt4096) {
 // counted them twice and stopped 4096x15360x5120's pure Stream-K, the
 // approximate winner, at its own time.
 TEST(GemmTimeBoundWorkLeft, DoesNotStopAPersistentGridWhileItsUnitsSkip) {
-  const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
-  const auto schedules = builtin_gemm_schedules();
-  GemmWorkload workload;
-  workload.name = "pure";
-  workload.problem = {4096, 15360, 5120, hw::DataType::bf16, hw::DataType::bf16};
+  GemmWorkload workload = bf16_gemm(4096, 15360, 5120);
   workload.schedule = "stream_k";
   workload.stream_k_mode = StreamKMode::pure;
+  const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
+  const auto schedules = builtin_gemm_schedules();
   gpu::SimulationOptions options;
   options.set_approximate(true);
   const gpu::SimulationResult full =
