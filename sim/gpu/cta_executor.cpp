@@ -157,6 +157,7 @@ void CtaExecutor::skip_units(std::uint32_t running_index) {
     }
     cta.outcome.traffic.write_bytes += step.write_bytes;
     cta.outcome.flops += step.flops;
+    flops_begun_ += step.flops;
     if (!cta.outcome.segments.empty()) {
       cta.outcome.segments[step.segment].span = {unit_begin, unit_begin + skip->period};
     }
@@ -204,6 +205,8 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
   }
   cta.outcome.traffic += MemoryTraffic{l2_read_bytes, missed_bytes, step.write_bytes};
   cta.outcome.flops += step.flops;
+  flops_begun_ += step.flops;
+  if (on_step_begun_) on_step_begun_();
 
   const double miss_share = read_bytes > 0 ? missed_bytes / read_bytes : 0;
   const double latency_s = step.read_latency_s > 0 ? step.read_latency_s

@@ -46,6 +46,12 @@ class CtaExecutor {
   // An emptied program of a finished CTA, whose storage the next program can
   // be built into (CtaProgramSource::build); an empty one when there is none.
   CtaProgram spare_program();
+  // Flops of every step begun or skipped so far, over all CTAs.
+  double flops_begun() const { return flops_begun_; }
+  // Called once each step has begun (after flops_begun() counts it).
+  void watch_steps(std::function<void()> on_step_begun) {
+    on_step_begun_ = std::move(on_step_begun);
+  }
   // What skipping CTAs' later times move by (zero until units are skipped).
   sim::SimTime skipped_unit_time() const {
     return unit_fast_forward_ ? unit_fast_forward_->skipped_time() : sim::SimTime{};
@@ -95,6 +101,8 @@ class CtaExecutor {
   std::vector<std::uint32_t> free_;
   std::vector<CtaProgram> spare_programs_;  // finished CTAs' programs, for their storage
   std::uint64_t started_ctas_ = 0;          // the last CTA's id (ids from 1)
+  double flops_begun_ = 0;
+  std::function<void()> on_step_begun_;
 };
 
 }  // namespace tilesim::gpu

@@ -24,6 +24,7 @@ namespace {
 struct KernelState {
   const KernelLaunch* launch = nullptr;
   double tensor_efficiency = 1;  // the launch's, at the clock its grid allows
+  double clock_fraction = 1;     // of sm.clock; 1 until known (estimated at the start)
   CtaDemand demand;
   std::int64_t next_cta = 0;
   std::int64_t finished_ctas = 0;
@@ -69,11 +70,19 @@ class GpuRun {
         dependency_gap_(dependency_gap(spec.launch)),
         attribute_time_(options.attribute_time),
         stop_after_s_(options.stop_after_s),
+        work_flops_(options.work_flops),
+        peak_flops_per_s_(options.peak_flops_per_s),
         fast_forward_waves_(options.fast_forward_waves),
         moves_times_(options.fast_forward_waves || options.fast_forward_units) {
     simulator_.set_effort_limit(options.max_effort_events);
     if (options.record_bandwidth) {
       resources_.network().set_reallocation_observer([this] { sample_bandwidth(); });
+    }
+    if (work_flops_ > 0) {
+      // Stopping at the next event: what is left runs past the limit anyway.
+      executor_.watch_steps([this] {
+        if (cannot_end_in_time()) simulator_.set_time_limit(simulator_.now());
+      });
     }
   }
 
@@ -103,6 +112,7 @@ class GpuRun {
     if (!simulator_.run()) {
       if (!simulator_.past_time_limit()) throw SimulationOverBudget(simulator_.effort());
       result_.stopped = true;
+      result_.events = simulator_.events_processed();
       return std::move(result_);
     }
     for (std::size_t i = 0; i < kernels_.size(); ++i) {
@@ -139,11 +149,11 @@ class GpuRun {
     record.waves = static_cast<double>(launch.cta_count) /
                    (static_cast<double>(spec_.sm.count) * record.ctas_per_sm);
     if (estimate_clocks_) return;  // estimate_clock, once the kernel starts
-    state.tensor_efficiency =
-        launch.tensor_efficiency *
-        (clock_fractions_.empty()
-             ? spec_.tensor_clock_fraction(busy_sms(launch, record, spec_.sm.count))
-             : clock_fractions_[index]);
+    state.clock_fraction =
+        clock_fractions_.empty()
+            ? spec_.tensor_clock_fraction(busy_sms(launch, record, spec_.sm.count))
+            : clock_fractions_[index];
+    state.tensor_efficiency = launch.tensor_efficiency * state.clock_fraction;
   }
 
   // The kernel's clock from its estimated load; the simulation takes over the
@@ -151,10 +161,10 @@ class GpuRun {
   void estimate_clock(std::size_t index) {
     KernelState& state = kernels_[index];
     KernelLoadEstimate estimate = estimate_kernel_load(*state.launch, spec_);
-    const double clock_fraction =
+    state.clock_fraction =
         hw::power_limited_clock_hz(spec_.power, spec_.sm.clock_hz, estimate.load) /
         spec_.sm.clock_hz;
-    state.tensor_efficiency = state.launch->tensor_efficiency * clock_fraction;
+    state.tensor_efficiency = state.launch->tensor_efficiency * state.clock_fraction;
     prebuilt_programs_[index] = std::move(estimate.programs);
   }
 
@@ -252,7 +262,8 @@ class GpuRun {
       // Engine times never run ahead of the result's (a fast-forward only
       // adds), so stopping on engine time never stops a run that would end in time.
       if (!time_limit_set_ && stop_after_s_ < std::numeric_limits<double>::infinity()) {
-        simulator_.set_time_limit(simulator_.now() + sim::SimTime::from_seconds(stop_after_s_));
+        time_limit_ = simulator_.now() + sim::SimTime::from_seconds(stop_after_s_);
+        simulator_.set_time_limit(time_limit_);
       }
       time_limit_set_ = true;
     }
@@ -337,6 +348,32 @@ class GpuRun {
     dispatch();
   }
 
+  // Whether the flops not begun yet (SimulationOptions::work_flops), at the
+  // GPU's peak rate at the fastest clock any kernel may run at (1 for a kernel
+  // whose clock is estimated when it starts, until it does), end the run past
+  // its time limit. Not once a skip has moved times: a wave skip's CTAs'
+  // flops are never begun, and the unit fast-forward moves times when it is
+  // armed but adds each CTA's skipped flops only when that CTA jumps (counting
+  // them twice stopped 4096x15360x5120's pure Stream-K, the winner). A skip
+  // still to come shortens engine time, but its results move by the skipped
+  // work's measured period, which ran at no more than the peak rate (within
+  // the fast-forwards' tolerance, kSkipTolerance).
+  bool cannot_end_in_time() const {
+    if (work_flops_ <= 0 || !time_limit_set_ || time_limit_ == sim::SimTime::infinite() ||
+        offset() != sim::SimTime{}) {
+      return false;
+    }
+    constexpr double kSkipTolerance = 1.02;
+    const double left_flops = work_flops_ - executor_.flops_begun();
+    if (left_flops <= 0) return false;
+    double fastest_clock = 0;
+    for (const KernelState& kernel : kernels_) {
+      fastest_clock = std::max(fastest_clock, kernel.clock_fraction);
+    }
+    const double fastest_left_s = left_flops / (peak_flops_per_s_ * fastest_clock * kSkipTolerance);
+    return (time_limit_ - simulator_.now()).seconds() < fastest_left_s;
+  }
+
   double plan_fixed_s() const {
     double fixed_s = 0;
     for (const KernelLaunch& launch : plan_.kernels)
@@ -394,6 +431,9 @@ class GpuRun {
   bool attribute_time_;
   double stop_after_s_;
   bool time_limit_set_ = false;  // at the first CTA's dispatch
+  sim::SimTime time_limit_ = sim::SimTime::infinite();
+  double work_flops_;
+  double peak_flops_per_s_;
   bool fast_forward_waves_;
   bool moves_times_;  // a fast-forward may move later times: records keep their offsets
   std::optional<WaveFastForward> fast_forward_;  // with fast_forward_waves_ only

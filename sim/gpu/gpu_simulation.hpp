@@ -27,6 +27,13 @@ struct SimulationOptions {
   // has SimulationResult::stopped set, and stops as soon as the engine's clock
   // passes it: a schedule search needs no more of a candidate that has lost.
   double stop_after_s = std::numeric_limits<double>::infinity();
+  // With stop_after_s: a lower bound on the tensor flops the plan issues, and
+  // an upper bound on the rate the whole GPU can issue them at sm.clock. The
+  // run also stops once the flops not begun yet, at that rate scaled by the
+  // kernels' clock, would end it past stop_after_s: it would have been
+  // stopped anyway, later (0: no bound).
+  double work_flops = 0;
+  double peak_flops_per_s = 0;
   void set_approximate(bool on) {
     fast_forward_waves = fast_forward_units = estimate_power_load = on;
   }

@@ -15,6 +15,7 @@
 #include "tests/support/gemm_workload.hpp"
 #include "tests/support/shipped_hardware.hpp"
 #include "workloads/gemm/gemm_kernel_config.hpp"
+#include "workloads/gemm/stream_k_schedule.hpp"
 #include "workloads/study_runner.hpp"
 
 namespace tilesim::workloads {
@@ -259,6 +260,50 @@ gpu::KernelPlan stream_k_plan(std::int64_t m, std::int64_t n, std::int64_t k, St
   const auto schedules = builtin_gemm_schedules();
   return schedules.find("stream_k")
       ->lower(workload, *resolve_gemm_kernel(workload, spec).value, spec);
+}
+
+// Approximate `auto` finds a twin by the Stream-K partition alone
+// (StreamKSchedule::lowers_alike_in_mode, since round 12), not by building
+// and comparing every CTA program: its verdict is gpu::same_work's on every
+// pair of modes, over grids of fewer, as many and more tiles than SMs, both
+// tiles and both fixups; twins and non-twins both occur.
+TEST(ApproximateMode, StreamKModesLowerAlikeExactlyWhenTheirPlansAreTheSameWork) {
+  const hw::HardwareSpec& spec = testing::shipped_hardware("h100_sxm");
+  const auto schedules = builtin_gemm_schedules();
+  const auto& stream_k = dynamic_cast<const StreamKSchedule&>(*schedules.find("stream_k"));
+  const std::vector<std::array<std::int64_t, 3>> shapes = {
+      {1536, 1536, 1536}, {1536, 1536, 8192}, {4096, 4096, 4096}, {2304, 2112, 1024},
+      {1537, 2311, 3003}, {16, 8192, 8192},   {256, 256, 65536},  {3072, 4224, 512}};
+  const std::array<StreamKMode, 3> modes = {StreamKMode::pure, StreamKMode::dp_one_tile,
+                                            StreamKMode::two_tile};
+  int twins = 0;
+  int others = 0;
+  for (const auto& [m, n, k] : shapes) {
+    for (const int tile_n : {0, 128}) {
+      for (const FixupOrder fixup : {FixupOrder::deterministic, FixupOrder::atomic}) {
+        GemmWorkload workload = gemm(m, n, k, "stream_k");
+        if (tile_n > 0) workload.tile.m = workload.tile.n = tile_n;
+        workload.fixup = fixup;
+        const hw::KernelProfile kernel = *resolve_gemm_kernel(workload, spec).value;
+        for (const StreamKMode a : modes) {
+          for (const StreamKMode b : modes) {
+            GemmWorkload first = workload;
+            first.stream_k_mode = a;
+            GemmWorkload second = workload;
+            second.stream_k_mode = b;
+            const bool alike = stream_k.lowers_alike_in_mode(second, a, kernel, spec);
+            EXPECT_EQ(alike, gpu::same_work(stream_k.lower(first, kernel, spec),
+                                            stream_k.lower(second, kernel, spec)))
+                << m << "x" << n << "x" << k << " tile_n " << tile_n << " modes "
+                << static_cast<int>(a) << " " << static_cast<int>(b);
+            if (a != b) ++(alike ? twins : others);
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(twins, 10);
+  EXPECT_GT(others, 10);
 }
 
 // Approximate `auto` simulates a plan equal to one it simulated already once:

@@ -49,7 +49,9 @@ TEST_P(GemmTimeBound, NeverExceedsTheSimulatedTimeOfAnyCandidate) {
 
 // auto also stops a candidate's run once it passes the second-best time: the
 // run stops exactly when its full time would exceed the limit, exact or
-// approximate (power-limited or not).
+// approximate (power-limited or not), with the bound on the work it has left
+// (bound_remaining_work) or without; at 80% of its time the bound stops it
+// no later.
 TEST_P(GemmTimeBound, ARunStopsOnlyPastItsTimeLimit) {
   const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
   const Shape shape = GetParam();
@@ -64,15 +66,93 @@ TEST_P(GemmTimeBound, ARunStopsOnlyPastItsTimeLimit) {
       options.set_approximate(approximate);
       const gpu::SimulationResult full =
           simulate_gemm(candidate, spec, schedules, options).value->result;
-      options.stop_after_s = (full.end() - full.start()).seconds();
-      const gpu::SimulationResult at_limit =
-          simulate_gemm(candidate, spec, schedules, options).value->result;
-      EXPECT_FALSE(at_limit.stopped);
-      EXPECT_EQ(at_limit.end(), full.end());
-      options.stop_after_s = (full.end() - full.start() - sim::SimTime::from_ps(1)).seconds();
-      EXPECT_TRUE(simulate_gemm(candidate, spec, schedules, options).value->result.stopped);
+      const double full_s = (full.end() - full.start()).seconds();
+      options.stop_after_s = 0.8 * full_s;
+      const std::uint64_t unbounded_events =
+          simulate_gemm(candidate, spec, schedules, options).value->result.events;
+      for (const bool bounded : {false, true}) {
+        if (bounded) {
+          bound_remaining_work(options, candidate.problem,
+                               *resolve_gemm_kernel(candidate, spec).value, spec);
+          options.stop_after_s = 0.8 * full_s;
+          const gpu::SimulationResult sooner =
+              simulate_gemm(candidate, spec, schedules, options).value->result;
+          EXPECT_TRUE(sooner.stopped);
+          EXPECT_LE(sooner.events, unbounded_events);
+        }
+        options.stop_after_s = full_s;
+        const gpu::SimulationResult at_limit =
+            simulate_gemm(candidate, spec, schedules, options).value->result;
+        EXPECT_FALSE(at_limit.stopped);
+        EXPECT_EQ(at_limit.end(), full.end());
+        options.stop_after_s = (full.end() - full.start() - sim::SimTime::from_ps(1)).seconds();
+        EXPECT_TRUE(simulate_gemm(candidate, spec, schedules, options).value->result.stopped);
+      }
     }
   }
+}
+
+// At 4096^3 `auto` simulates data-parallel 128x256 first (213.8 us) and stops
+// the Stream-K modes (244-279 us) at its time: with the work left bounded,
+// each stops after fewer events, exact and approximate (pure Stream-K's 132
+// CTAs finish none before either stop).
+GemmWorkload bf16_gemm(std::int64_t m, std::int64_t n, std::int64_t k) {
+  GemmWorkload workload;
+  workload.name = "work_left";
+  workload.problem = {m, n, k, hw::DataType::bf16, hw::DataType::bf16};
+  return workload;
+}
+
+TEST(GemmTimeBoundWorkLeft, StopsStreamKLosersSoonerAt4096) {
+  const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
+  const auto schedules = builtin_gemm_schedules();
+  GemmWorkload workload = bf16_gemm(4096, 4096, 4096);
+  for (const bool approximate : {false, true}) {
+    gpu::SimulationOptions options;
+    options.set_approximate(approximate);
+    workload.schedule = "data_parallel";
+    const gpu::SimulationResult winner =
+        simulate_gemm(workload, spec, schedules, options).value->result;
+    options.stop_after_s = (winner.end() - winner.start()).seconds();
+    workload.schedule = "stream_k";
+    for (const StreamKMode mode :
+         {StreamKMode::pure, StreamKMode::dp_one_tile, StreamKMode::two_tile}) {
+      workload.stream_k_mode = mode;
+      gpu::SimulationOptions bounded = options;
+      bound_remaining_work(bounded, workload.problem, *resolve_gemm_kernel(workload, spec).value,
+                           spec);
+      const gpu::SimulationResult without =
+          simulate_gemm(workload, spec, schedules, options).value->result;
+      const gpu::SimulationResult with =
+          simulate_gemm(workload, spec, schedules, bounded).value->result;
+      EXPECT_TRUE(without.stopped);
+      EXPECT_TRUE(with.stopped);
+      EXPECT_LT(with.events, without.events)
+          << static_cast<int>(mode) << (approximate ? " approximate" : " exact");
+    }
+  }
+}
+
+// The unit fast-forward moves times once it is armed but counts each CTA's
+// skipped flops only when the CTA jumps: a bound that ran on between the two
+// counted them twice and stopped 4096x15360x5120's pure Stream-K, the
+// approximate winner, at its own time.
+TEST(GemmTimeBoundWorkLeft, DoesNotStopAPersistentGridWhileItsUnitsSkip) {
+  GemmWorkload workload = bf16_gemm(4096, 15360, 5120);
+  workload.schedule = "stream_k";
+  workload.stream_k_mode = StreamKMode::pure;
+  const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
+  const auto schedules = builtin_gemm_schedules();
+  gpu::SimulationOptions options;
+  options.set_approximate(true);
+  const gpu::SimulationResult full =
+      simulate_gemm(workload, spec, schedules, options).value->result;
+  options.stop_after_s = (full.end() - full.start()).seconds();
+  bound_remaining_work(options, workload.problem, *resolve_gemm_kernel(workload, spec).value, spec);
+  const gpu::SimulationResult bounded =
+      simulate_gemm(workload, spec, schedules, options).value->result;
+  EXPECT_FALSE(bounded.stopped);
+  EXPECT_EQ(bounded.end(), full.end());
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, GemmTimeBound,

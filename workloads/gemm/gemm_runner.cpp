@@ -7,11 +7,11 @@
 #include <optional>
 
 #include "hwmodels/data_type.hpp"
-#include "sim/gpu/plan_equality.hpp"
 #include "workloads/gemm/gemm_kernel_config.hpp"
 #include "workloads/gemm/gemm_time_bound.hpp"
 #include "workloads/gemm/schedule_candidates.hpp"
 #include "workloads/gemm/schedule_descriptor.hpp"
+#include "workloads/gemm/stream_k_schedule.hpp"
 
 namespace tilesim::workloads {
 namespace {
@@ -199,10 +199,26 @@ struct PromisingRuns {
 
 // A candidate simulate_promising simulated, and its run's index in
 // PromisingRuns::runs (none when it was stopped).
-struct SimulatedPlan {
-  gpu::KernelPlan plan;
+struct SimulatedCandidate {
+  std::size_t candidate;
   std::optional<std::size_t> run;
 };
+
+// Whether auto's candidate `later` lowers to the plan of `earlier`, a
+// candidate of the same search: auto_candidates varies the schedule, tile,
+// splits, reduction and Stream-K mode of copies of one workload, so two
+// Stream-K candidates of one tile differ in their mode alone, and equal
+// Stream-K partitions give equal plans (tested against gpu::same_work,
+// tests/workloads/approximate_mode_test.cpp). Comparing the plans CTA by CTA
+// built every program twice (2.3 M instructions of 1536^3 `auto`'s 36 M).
+bool lowers_alike(const GemmWorkload& earlier, const GemmWorkload& later,
+                  const hw::KernelProfile& kernel, const hw::HardwareSpec& spec,
+                  const GemmScheduleRegistry& schedules) {
+  const auto* stream_k = dynamic_cast<const StreamKSchedule*>(schedules.find(later.schedule));
+  return stream_k != nullptr && earlier.schedule == later.schedule &&
+         earlier.tile.m == later.tile.m && earlier.tile.n == later.tile.n &&
+         stream_k->lowers_alike_in_mode(later, earlier.stream_k_mode, kernel, spec);
+}
 
 // How many of the fastest places a search must know: the winner alone, or
 // the winner and the runner-up.
@@ -228,16 +244,18 @@ config::Loaded<PromisingRuns> simulate_promising(const std::vector<GemmWorkload>
   // Approximate mode only (the exact search stays as it was): a candidate
   // whose plan is the same work as one simulated already takes its result.
   const bool reuse_same_work = options.estimate_power_load;
-  std::vector<SimulatedPlan> simulated;
+  std::vector<SimulatedCandidate> simulated;
   for (const std::size_t index : order) {
     if (best_us.size() == wanted && bounds_s[index] * 1e6 >= best_us.back()) break;
     if (best_us.size() == wanted) options.stop_after_s = best_us.back() * 1e-6;
     config::Loaded<LoweredGemm> lowered = lower_gemm(candidates[index], spec, schedules);
     if (!lowered.ok()) return {std::nullopt, std::move(lowered.diagnostics)};
     ++promising.started;
+    bound_remaining_work(options, candidates[index].problem, lowered.value->kernel, spec);
     const auto twin =
-        std::find_if(simulated.begin(), simulated.end(), [&](const SimulatedPlan& earlier) {
-          return gpu::same_work(earlier.plan, lowered.value->plan);
+        std::find_if(simulated.begin(), simulated.end(), [&](const SimulatedCandidate& earlier) {
+          return lowers_alike(candidates[earlier.candidate], candidates[index],
+                              lowered.value->kernel, spec, schedules);
         });
     const bool from_twin = twin != simulated.end();
     gpu::SimulationResult result;
@@ -250,7 +268,7 @@ config::Loaded<PromisingRuns> simulate_promising(const std::vector<GemmWorkload>
           result.end() - result.start() > sim::SimTime::from_seconds(options.stop_after_s);
     } else {
       result = gpu::simulate(lowered.value->plan, spec, options);
-      if (reuse_same_work) simulated.push_back({lowered.value->plan, std::nullopt});
+      if (reuse_same_work) simulated.push_back({index, std::nullopt});
     }
     if (result.stopped) continue;
     best_us.push_back(result.time_us());

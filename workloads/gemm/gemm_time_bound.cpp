@@ -5,6 +5,20 @@
 #include "workloads/gemm/gemm_cta_program.hpp"
 
 namespace tilesim::workloads {
+namespace {
+
+// The whole GPU's flops per second at most: the main loop's units at sm.clock,
+// on tensor cores at the kernel's efficiency and the fastest CTA's pace
+// (cta_speed_spread): no CTA's MMAs run faster.
+double peak_flops_per_s(const GemmProblem& problem, const hw::KernelProfile& kernel,
+                        const hw::HardwareSpec& spec) {
+  const bool on_tensor_cores = problem.input_type != hw::DataType::fp32;
+  const double fastest_pace = 1 / (1 - kernel.cta_speed_spread / 2);
+  return spec.sm.count * spec.sm_mma_flops_per_s(problem.input_type) *
+         (on_tensor_cores ? kernel.tensor_efficiency * fastest_pace : 1.0);
+}
+
+}  // namespace
 
 double gemm_time_lower_bound_s(const GemmProblem& problem, const hw::KernelProfile& kernel,
                                const hw::HardwareSpec& spec) {
@@ -15,12 +29,7 @@ double gemm_time_lower_bound_s(const GemmProblem& problem, const hw::KernelProfi
   const double input_bytes = hw::bytes_per_element(problem.input_type);
   const double output_bytes = m * n * hw::bytes_per_element(problem.output_type);
 
-  const bool on_tensor_cores = problem.input_type != hw::DataType::fp32;
-  // At the fastest CTA's pace (cta_speed_spread): no CTA's MMAs run faster.
-  const double fastest_pace = 1 / (1 - kernel.cta_speed_spread / 2);
-  const double sm_flops_per_s = spec.sm_mma_flops_per_s(problem.input_type) *
-                                (on_tensor_cores ? kernel.tensor_efficiency * fastest_pace : 1.0);
-  const double compute_s = problem.flops() / (spec.sm.count * sm_flops_per_s);
+  const double compute_s = problem.flops() / peak_flops_per_s(problem, kernel, spec);
 
   // Each tile column reads all of A, each tile row all of B.
   const double l2_bytes =
@@ -34,6 +43,12 @@ double gemm_time_lower_bound_s(const GemmProblem& problem, const hw::KernelProfi
 
   // Whatever the schedule, the workload ends with the launch's fixed costs.
   return std::max({compute_s, l2_s, hbm_s}) + kernel.ramp_and_drain_s + kernel.kernel_overhead_s;
+}
+
+void bound_remaining_work(gpu::SimulationOptions& options, const GemmProblem& problem,
+                          const hw::KernelProfile& kernel, const hw::HardwareSpec& spec) {
+  options.work_flops = problem.flops();
+  options.peak_flops_per_s = peak_flops_per_s(problem, kernel, spec);
 }
 
 }  // namespace tilesim::workloads

@@ -24,6 +24,9 @@ class StreamKPartition {
   // Unit u covers MAC iterations [first_iteration(u), first_iteration(u + 1)).
   std::int64_t first_iteration(std::int64_t unit) const { return unit * iterations() / units_; }
   std::int64_t unit_of(std::int64_t iteration) const;
+  // Partitions of different modes that cut the same tiles into the same units
+  // are equal: the mode only chooses the Stream-K tiles.
+  bool operator==(const StreamKPartition&) const = default;
 
  private:
   std::int64_t tiles_;

@@ -19,6 +19,19 @@ std::int64_t min_iterations_per_unit(FixupOrder fixup, std::int64_t k_blocks) {
   return std::max<std::int64_t>(8, (k_blocks + 7) / 8);
 }
 
+StreamKPartition partition_of(const GemmWorkload& workload, const GemmCtaProgramBuilder& builder,
+                              std::int64_t persistent_ctas) {
+  return {workload.stream_k_mode, builder.tile_count(), builder.k_blocks(), persistent_ctas,
+          min_iterations_per_unit(workload.fixup, builder.k_blocks())};
+}
+
+// CTAs resident at once: the persistent grid the Stream-K units spread over.
+std::int64_t persistent_ctas_of(const GemmWorkload& workload, const hw::KernelProfile& kernel,
+                                const hw::HardwareSpec& spec) {
+  return std::int64_t{spec.sm.count} *
+         gpu::BlockScheduler(spec.sm).ctas_per_sm(gemm_footprint(workload.problem, kernel));
+}
+
 class StreamKPrograms final : public gpu::CtaProgramSource {
  public:
   StreamKPrograms(const GemmWorkload& workload, const hw::KernelProfile& kernel,
@@ -26,8 +39,7 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
       : builder_(workload.problem, kernel, workload.fusion),
         // Tiles are visited in rasterization order, without cluster padding.
         rasterizer_(builder_.tile_rows(), builder_.tile_cols(), kernel.swizzle, {1, 1}),
-        partition_(workload.stream_k_mode, builder_.tile_count(), builder_.k_blocks(),
-                   persistent_ctas, min_iterations_per_unit(workload.fixup, builder_.k_blocks())),
+        partition_(partition_of(workload, builder_, persistent_ctas)),
         fixup_(workload.fixup),
         head_first_(kernel.stream_k_order == hw::StreamKOrder::head_first),
         static_data_parallel_(kernel.stream_k_data_parallel_order ==
@@ -172,16 +184,25 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
 gpu::KernelPlan StreamKSchedule::lower(const GemmWorkload& workload,
                                        const hw::KernelProfile& kernel,
                                        const hw::HardwareSpec& spec) const {
-  const std::int64_t persistent_ctas =
-      std::int64_t{spec.sm.count} *
-      gpu::BlockScheduler(spec.sm).ctas_per_sm(gemm_footprint(workload.problem, kernel));
-  auto programs = std::make_shared<StreamKPrograms>(workload, kernel, persistent_ctas);
+  auto programs = std::make_shared<StreamKPrograms>(workload, kernel,
+                                                    persistent_ctas_of(workload, kernel, spec));
   gpu::KernelPlan plan;
   // Units are dispatched one by one; multicast within a cluster is kept in the
   // reads (see docs/gemm-schedules.md).
   plan.kernels.push_back(gemm_kernel_launch(workload.name + ".gemm_stream_k", workload.problem,
                                             kernel, programs->cta_count(), programs, 1));
   return plan;
+}
+
+bool StreamKSchedule::lowers_alike_in_mode(const GemmWorkload& workload, StreamKMode mode,
+                                           const hw::KernelProfile& kernel,
+                                           const hw::HardwareSpec& spec) const {
+  const GemmCtaProgramBuilder builder(workload.problem, kernel);
+  const std::int64_t persistent_ctas = persistent_ctas_of(workload, kernel, spec);
+  GemmWorkload other = workload;
+  other.stream_k_mode = mode;
+  return partition_of(workload, builder, persistent_ctas) ==
+         partition_of(other, builder, persistent_ctas);
 }
 
 }  // namespace tilesim::workloads

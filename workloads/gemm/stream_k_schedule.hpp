@@ -18,6 +18,12 @@ class StreamKSchedule final : public GemmSchedule {
  public:
   gpu::KernelPlan lower(const GemmWorkload& workload, const hw::KernelProfile& kernel,
                         const hw::HardwareSpec& spec) const override;
+  // Whether `workload` lowers to the same plan with stream_k_mode `mode`: the
+  // mode is read nowhere but in the partition, so equal partitions give equal
+  // plans (the modes on fewer tiles than SMs). Approximate `auto` takes such a
+  // twin's result without building its CTA programs (bench/README.md, round 12).
+  bool lowers_alike_in_mode(const GemmWorkload& workload, StreamKMode mode,
+                            const hw::KernelProfile& kernel, const hw::HardwareSpec& spec) const;
 };
 
 }  // namespace tilesim::workloads
