@@ -19,8 +19,12 @@
 // tile of kClusterM * kTileM rows; rank r computes rows r * kTileM onwards,
 // multicasts its share of B (gemm_mainloop_wgmma.cuh), and fixes up its rows
 // in workspace slot unit.slot * kClusterM + r. The cluster meets once its
-// barriers are initialized (before any remote copy or arrival) and once more
-// before exit (the other CTAs still arrive on this one's empty barriers).
+// barriers are initialized (before any remote copy or arrival); at the end
+// its producer thread waits until every stage has been released by the
+// consumers of all CTAs (the others arrive on this one's empty barriers), as
+// CUTLASS's producer tail does, instead of a closing cluster barrier: a CTA
+// then need not wait for the other's epilogue, and its idle producer warps
+// exit at once.
 // Rows of A and B must be 16-byte aligned (the tensor maps' strides); the
 // launcher runs the mma.sync kernel otherwise. Built for sm_90a only: other
 // targets get a body that traps.
@@ -88,6 +92,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
                           tile.col * Cfg::kTileN, unit.k_begin, unit.k_end, rank);
       }
       units.publish_end();
+      if constexpr (kClustered) Mainloop::wait_for_releases(ring);
     }
   } else {
     sm90::raise_register_budget<Cfg::kConsumerRegisters>();
@@ -109,7 +114,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     }
     if constexpr (Cfg::kStoresByTma) GemmTmaStoreEpilogue<Cfg, Out>::drain();
   }
-  if constexpr (kClustered) sm90::cluster_sync();
 #elif defined(__CUDA_ARCH__)
   __trap();
 #endif

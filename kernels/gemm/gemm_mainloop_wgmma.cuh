@@ -109,6 +109,18 @@ struct WgmmaMainloop {
     }
   }
 
+  // Producer, after its last k-block: waits until every stage's last fill has
+  // been released by all its consumer warps, those of the other CTAs of the
+  // cluster included. Then no remote arrival on this CTA's barriers is still
+  // to come and the CTA may exit without meeting the cluster again. (A stage
+  // never filled waits on parity 1 of a fresh barrier, which is done.)
+  __device__ static void wait_for_releases(WgmmaStageRing<Cfg>& ring) {
+    for (int s = 0; s < Cfg::kStages; ++s) {
+      sm90::mbarrier_wait(ring.empty(ring.stage()), ring.parity() ^ 1u);
+      ring.advance();
+    }
+  }
+
   // A consumer warp's release of `stage`: to every CTA whose copies fill it.
   __device__ static void release(const WgmmaStageRing<Cfg>& ring, int stage) {
     if constexpr (Cfg::kClusterM > 1) {

@@ -209,6 +209,9 @@ const FileLimit kFiles[] = {
     // without the cluster-scope fence; the _r2 NOTES), still held out, never
     // fitted on: multicast rows 9.2% (bias -9.2%), tma_store rows 7.7%.
     {"h100_sxm_2026-11-28_gemm_wgmma_multicast_r2.csv", 9.3, 12.9},  // 8.81 / 12.37
+    // Re-measured with the producer tail instead of the closing cluster
+    // barrier (the _r3 NOTES), held out, never fitted on.
+    {"h100_sxm_2026-11-28_gemm_wgmma_multicast_r3.csv", 8.6, 11.1},  // 8.03 / 10.59
 };
 
 // gtest prints a parameter with this, not as bytes.
