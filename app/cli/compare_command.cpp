@@ -1,7 +1,7 @@
 #include "app/cli/compare_command.hpp"
 
 #include <algorithm>
-#include <fstream>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -12,6 +12,7 @@
 #include "app/report/model_comparison_report.hpp"
 #include "workloads/measurement/measured_csv.hpp"
 #include "workloads/measurement/measurement_comparison.hpp"
+#include "workloads/measurement/measurement_sidecar.hpp"
 #include "workloads/workload_cost.hpp"
 
 namespace tilesim::cli {
@@ -30,23 +31,11 @@ struct CompareOptions {
   std::string html_path;
 };
 
-// The hardware the measurements name in their JSON sidecar (`study_hardware`),
-// when there is one beside the CSV.
-std::optional<std::string> sidecar_hardware(const std::string& csv_path) {
-  std::ifstream file(std::filesystem::path(csv_path).replace_extension(".json"));
-  if (!file) return std::nullopt;
-  const nlohmann::json sidecar = nlohmann::json::parse(file, nullptr, false);
-  if (!sidecar.is_object() || !sidecar.contains("study_hardware") ||
-      !sidecar["study_hardware"].is_string()) {
-    return std::nullopt;
-  }
-  return sidecar["study_hardware"].get<std::string>();
-}
-
 config::Loaded<hw::HardwareSpec> load_hardware(const CompareOptions& options) {
   config::Loaded<hw::HardwareSpec> loaded;
   const std::optional<std::string> reference =
-      options.hardware ? options.hardware : sidecar_hardware(options.measured_path);
+      options.hardware ? options.hardware
+                       : workloads::sidecar_study_hardware(options.measured_path);
   if (!reference) {
     loaded.diagnostics.add({"--hw", 0, 0}, "hw",
                            "no hardware given and no `study_hardware` in the CSV's JSON sidecar; "

@@ -10,8 +10,7 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +18,7 @@
 #include "workloads/gemm/gemm_schedule.hpp"
 #include "workloads/measurement/measured_csv.hpp"
 #include "workloads/measurement/measured_model_csv.hpp"
+#include "workloads/measurement/measurement_sidecar.hpp"
 
 namespace tilesim {
 namespace {
@@ -55,15 +55,6 @@ ReadResult read_rows(const fs::path& csv) {
           rows.ok() ? rows.value->gemms.size() + rows.value->attention.size() : 0};
 }
 
-// The hardware `tilesim compare` takes from the sidecar, or "" when it has none.
-std::string sidecar_hardware(const fs::path& csv) {
-  std::ifstream file(fs::path(csv).replace_extension(".json"));
-  if (!file) return "";
-  const nlohmann::json sidecar = nlohmann::json::parse(file, nullptr, false);
-  if (!sidecar.is_object() || !sidecar.contains("study_hardware")) return "";
-  return sidecar["study_hardware"].is_string() ? sidecar["study_hardware"].get<std::string>() : "";
-}
-
 TEST(MeasurementFolders, EveryMeasurementCsvIsAWorkloadFileCompareTakesWithoutFlags) {
   const std::vector<fs::path> files = csv_files(kBench / "measurements");
   ASSERT_GT(files.size(), 100u) << "the committed measurements are found";
@@ -73,11 +64,11 @@ TEST(MeasurementFolders, EveryMeasurementCsvIsAWorkloadFileCompareTakesWithoutFl
                              << "to bench/microbenchmarks/ or bench/profiles/:\n"
                              << read.diagnostics.format();
     EXPECT_GT(read.rows, 0u) << csv.filename();
-    const std::string hardware = sidecar_hardware(csv);
-    ASSERT_FALSE(hardware.empty()) << csv.filename() << ": its JSON sidecar names no "
-                                   << "`study_hardware`, so compare would need --hw";
-    EXPECT_TRUE(hw::resolve_hardware_path(hardware, TILESIM_CONFIG_DIR).ok())
-        << csv.filename() << ": `study_hardware: " << hardware << "` is not a shipped file";
+    const std::optional<std::string> hardware = workloads::sidecar_study_hardware(csv);
+    ASSERT_TRUE(hardware.has_value()) << csv.filename() << ": its JSON sidecar names no "
+                                      << "`study_hardware`, so compare would need --hw";
+    EXPECT_TRUE(hw::resolve_hardware_path(*hardware, TILESIM_CONFIG_DIR).ok())
+        << csv.filename() << ": `study_hardware: " << *hardware << "` is not a shipped file";
   }
 }
 
