@@ -19,10 +19,13 @@ constexpr int kCombineUnroll = 8;  // SplitEpilogue's default unroll
 // lowers the counter for the next launch. This replaces round 5's combine
 // kernel, its launch and its tail (4.3 us of 54.3 at 1 x 32k).
 // kUnroll: splits whose partials the merge loads before it adds any.
-template <class Cfg, int kUnroll = kCombineUnroll>
+// Arrival: the counter's protocol (decode_partials.cuh; a study's may also
+// stamp the steps).
+template <class Cfg, int kUnroll = kCombineUnroll, class Arrival = ReleaseArrival>
 struct SplitEpilogue {
   using Element = typename Cfg::Element;
   int split;
+  Arrival arrival;
 
   template <class Cta, class Cursor>
   __device__ void operator()(const Cta& cta, const DecodeParams& p, const Cursor& at) const {
@@ -35,13 +38,14 @@ struct SplitEpilogue {
     const long long first_slot = static_cast<long long>(pair) * p.splits;
     store_partial(cta, p, first_slot + split);
     __syncthreads();  // the whole partial is written before thread 0 arrives
-    int arrived = 0;
+    bool last = false;
     if (threadIdx.x == 0) {
-      __threadfence();  // release: this partial before the arrival
-      arrived = atomicAdd(p.split_arrivals + pair, 1);
-      __threadfence();  // acquire (if last): the others' partials after their arrivals
+      arrival.mark(0);
+      last = arrival.arrive(p.split_arrivals + pair) == pair_splits - 1;
+      if (last) arrival.acquire();  // the others' partials after their arrivals
+      arrival.mark(1);
     }
-    if (!__syncthreads_or(threadIdx.x == 0 && arrived == pair_splits - 1)) return;
+    if (!__syncthreads_or(last)) return;
     if (threadIdx.x == 0) p.split_arrivals[pair] = 0;  // all arrived: ready for the next launch
     const int items = p.rows * Cta::kColumnGroups;
     for (int item = static_cast<int>(threadIdx.x); item < items; item += Cfg::kThreads) {

@@ -20,6 +20,20 @@ using Cfg = DecodeTileConfig<__nv_bfloat16, 128, 1>;
 constexpr int kTicketRing = 8;
 constexpr int kMainSplitsStudy = 16;  // tail cut: main segments per pair (one per CTA)
 
+// Production's arrival until round 12: __threadfence() (fence.sc.gpu) before
+// and after the count's atomic, in every CTA; round 13 times it against
+// ReleaseArrival.
+struct SeqCstArrival {
+  __device__ int arrive(int* counter) const {
+    __threadfence();
+    const int before = atomicAdd(counter, 1);
+    __threadfence();
+    return before;
+  }
+  __device__ void acquire() const {}
+  __device__ void mark(int /*step*/) const {}
+};
+
 // The ticket handout's end: every CTA of the pair (also one that drew no
 // block: lse -inf) writes its partial; the last to arrive merges all splits
 // and lowers the arrival and ticket counters for the next launch.
