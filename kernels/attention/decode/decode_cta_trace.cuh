@@ -48,7 +48,7 @@ template <class Arrival>
 struct StampedArrival {
   Arrival inner;
   CtaTrace* trace;
-  __device__ int arrive(int* counter) const { return inner.arrive(counter); }
+  __device__ int arrive(int* counters, int pair) const { return inner.arrive(counters, pair); }
   __device__ void acquire() const { inner.acquire(); }
   __device__ void mark(int step) const {
     (step == 0 ? trace->partial_ns : trace->arrived_ns) = global_ns();

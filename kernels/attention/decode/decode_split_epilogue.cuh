@@ -21,7 +21,7 @@ constexpr int kCombineUnroll = 8;  // SplitEpilogue's default unroll
 // kUnroll: splits whose partials the merge loads before it adds any.
 // Arrival: the counter's protocol (decode_partials.cuh; a study's may also
 // stamp the steps).
-template <class Cfg, int kUnroll = kCombineUnroll, class Arrival = ReleaseArrival>
+template <class Cfg, int kUnroll = kCombineUnroll, class Arrival = SeqCstArrival>
 struct SplitEpilogue {
   using Element = typename Cfg::Element;
   int split;
@@ -38,14 +38,14 @@ struct SplitEpilogue {
     const long long first_slot = static_cast<long long>(pair) * p.splits;
     store_partial(cta, p, first_slot + split);
     __syncthreads();  // the whole partial is written before thread 0 arrives
-    bool last = false;
+    int arrived = 0;
     if (threadIdx.x == 0) {
       arrival.mark(0);
-      last = arrival.arrive(p.split_arrivals + pair) == pair_splits - 1;
-      if (last) arrival.acquire();  // the others' partials after their arrivals
+      arrived = arrival.arrive(p.split_arrivals, pair);
+      if (arrived == pair_splits - 1) arrival.acquire();  // the others' partials after theirs
       arrival.mark(1);
     }
-    if (!__syncthreads_or(last)) return;
+    if (!__syncthreads_or(threadIdx.x == 0 && arrived == pair_splits - 1)) return;
     if (threadIdx.x == 0) p.split_arrivals[pair] = 0;  // all arrived: ready for the next launch
     const int items = p.rows * Cta::kColumnGroups;
     for (int item = static_cast<int>(threadIdx.x); item < items; item += Cfg::kThreads) {

@@ -20,17 +20,24 @@ using Cfg = DecodeTileConfig<__nv_bfloat16, 128, 1>;
 constexpr int kTicketRing = 8;
 constexpr int kMainSplitsStudy = 16;  // tail cut: main segments per pair (one per CTA)
 
-// Production's arrival until round 12: __threadfence() (fence.sc.gpu) before
-// and after the count's atomic, in every CTA; round 13 times it against
-// ReleaseArrival.
-struct SeqCstArrival {
-  __device__ int arrive(int* counter) const {
-    __threadfence();
-    const int before = atomicAdd(counter, 1);
-    __threadfence();
+// Round 13's candidate arrival (CUTLASS's semaphore arrive): fence.acq_rel.gpu
+// and a relaxed add, so the barrier before it puts every thread's partial
+// first (the fence is cumulative); the acquire fence only in the CTA that
+// arrives last. Production (SeqCstArrival) has a sequentially consistent
+// fence on both sides in every CTA.
+struct ReleaseArrival {
+  __device__ int arrive(int* counters, int pair) const {
+    int* counter = counters + pair;
+    int before;
+    asm volatile(
+        "fence.acq_rel.gpu;\n"
+        "atom.relaxed.gpu.global.add.s32 %0, [%1], 1;\n"
+        : "=r"(before)
+        : "l"(counter)
+        : "memory");
     return before;
   }
-  __device__ void acquire() const {}
+  __device__ void acquire() const { asm volatile("fence.acq_rel.gpu;\n" ::: "memory"); }
   __device__ void mark(int /*step*/) const {}
 };
 

@@ -10,8 +10,9 @@
 //               %globaltimer read by thread 0 at entry, when the main loop
 //               ends (the epilogue's start), when its partial is stored, when
 //               its arrival returned and at exit, and the CTA's %smid;
-//   seqcst      traced with round 12's arrival (SeqCstArrival: a
-//               sequentially consistent fence before and after the atomic);
+//   release     traced with round 13's candidate arrival (ReleaseArrival:
+//               fence.acq_rel and a relaxed atomic, the acquire fence only
+//               in the merging CTA);
 //   merge16     traced, the merging CTA loading all 16 partials at once
 //               (production: 8, then 8);
 //   announce    the pair's arrival counted as each CTA's last block begins
@@ -63,8 +64,8 @@ namespace {
 
 // decode_split_kernel's body (contiguous cache) with the stamps; kUnroll
 // partials loaded at once by the merge (production: kCombineUnroll), the
-// pair's count kept by Arrival (production: ReleaseArrival).
-template <int kUnroll, class Arrival = ReleaseArrival>
+// pair's count kept by Arrival (production: SeqCstArrival).
+template <int kUnroll, class Arrival = SeqCstArrival>
 __global__ void __launch_bounds__(Cfg::kThreads)
     traced_split_kernel(const DecodeParams p, CtaTrace* traces) {
   extern __shared__ __align__(128) unsigned char smem[];
@@ -331,7 +332,7 @@ int run(int argc, char** argv) {
   for (const void* kernel :
        {reinterpret_cast<const void*>(traced_split_kernel<kCombineUnroll>),
         reinterpret_cast<const void*>(traced_split_kernel<kMergeUnroll>),
-        reinterpret_cast<const void*>(traced_split_kernel<kCombineUnroll, SeqCstArrival>),
+        reinterpret_cast<const void*>(traced_split_kernel<kCombineUnroll, ReleaseArrival>),
         reinterpret_cast<const void*>(announce_split_kernel),
         reinterpret_cast<const void*>(ticket_split_kernel),
         reinterpret_cast<const void*>(tail_split_kernel),
@@ -358,8 +359,8 @@ int run(int argc, char** argv) {
         study.params(i % 2), study.traces.as<CtaTrace>());
     TILESIM_CUDA_CHECK(cudaGetLastError());
   };
-  const Launch seqcst = [&](int i) {
-    traced_split_kernel<kCombineUnroll, SeqCstArrival>
+  const Launch release = [&](int i) {
+    traced_split_kernel<kCombineUnroll, ReleaseArrival>
         <<<study.grid(), Cfg::kThreads, study.shared_bytes>>>(study.params(i % 2),
                                                               study.traces.as<CtaTrace>());
     TILESIM_CUDA_CHECK(cudaGetLastError());
@@ -398,7 +399,7 @@ int run(int argc, char** argv) {
   std::vector<NamedLaunch> computing;
   for (const NamedLaunch& kernel : std::vector<NamedLaunch>{{"production", production},
                                                             {"traced", traced},
-                                                            {"seqcst", seqcst},
+                                                            {"release", release},
                                                             {"merge16", merge16},
                                                             {"announce", announce},
                                                             {"tickets", tickets},
