@@ -3,7 +3,9 @@
 // merge protocols, measured against production's by tilesim-decode-tail-study
 // (issue 12, round 12; bench/measurements/h100_sxm_2026-11-28_attention_round12_tail_NOTES.md):
 // per-block tickets (not deterministic), an arrival counted as the last block
-// begins, and a deterministic cut into main splits and drawn tail chunks.
+// begins, and a deterministic cut into main splits and drawn tail chunks; and
+// round 13's release/acquire arrival
+// (bench/measurements/h100_sxm_2026-11-28_attention_round13_NOTES.md).
 // Contiguous cache, bf16, d 128, one row tile: the 1 x 32k launch's tile.
 
 #include <cuda_bf16.h>
