@@ -8,8 +8,11 @@
 namespace tilesim::kernels::decode::study {
 
 // Written by thread 0; ns from %globaltimer (0: not reached), blocks streamed.
+// Split epilogues also stamp their arrival: partial_ns once the partial is
+// stored (the barrier after it passed), arrived_ns once the count returned
+// (and, in the CTA that merges, its acquire fence is done).
 struct CtaTrace {
-  unsigned long long start_ns, first_ns, loop_end_ns, end_ns;
+  unsigned long long start_ns, first_ns, loop_end_ns, partial_ns, arrived_ns, end_ns;
   int smid, blocks;
 };
 
@@ -39,6 +42,19 @@ struct TracedEpilogue {
   }
 };
 
+// A split epilogue's arrival protocol (decode_partials.cuh) with its steps
+// stamped into the CTA's record.
+template <class Arrival>
+struct StampedArrival {
+  Arrival inner;
+  CtaTrace* trace;
+  __device__ int arrive(int* counters, int pair) const { return inner.arrive(counters, pair); }
+  __device__ void acquire() const { inner.acquire(); }
+  __device__ void mark(int step) const {
+    (step == 0 ? trace->partial_ns : trace->arrived_ns) = global_ns();
+  }
+};
+
 // This CTA's record in a (split, head, sequence)-major array.
 __device__ inline CtaTrace* cta_trace(CtaTrace* traces) {
   return traces + (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
@@ -49,6 +65,8 @@ __device__ inline void stamp_start(CtaTrace* trace) {
   if (threadIdx.x != 0) return;
   trace->start_ns = global_ns();
   trace->first_ns = 0;
+  trace->partial_ns = 0;
+  trace->arrived_ns = 0;
   trace->smid = sm_id();
 }
 

@@ -76,6 +76,25 @@ __device__ void store_partial(const Cta& cta, const DecodeParams& p, long long s
   }
 }
 
+// A split's arrival in its pair's counter, by thread 0 after a barrier that
+// follows the CTA's partial stores: __threadfence() (fence.sc.gpu) before the
+// atomic (release: with the barrier, every thread's partial comes first) and
+// after it (acquire, for the CTA that turns out last). Round 13 timed
+// CUTLASS's arrive instead (decode_tail_handouts.cuh, ReleaseArrival): the
+// merging CTA's arrival took the same 0.96 us, the launch the same time.
+struct SeqCstArrival {
+  // Counter `pair`'s count before this arrival.
+  __device__ int arrive(int* counters, int pair) const {
+    __threadfence();
+    const int before = atomicAdd(counters + pair, 1);
+    __threadfence();
+    return before;
+  }
+  __device__ void acquire() const {}
+  // Where a study stamps the epilogue's steps (decode_cta_trace.cuh); none here.
+  __device__ void mark(int /*step*/) const {}
+};
+
 // Stream-K: thread 0 waits until a peer's flag is up (trapping after 20 s, so
 // a broken protocol fails the launch instead of hanging) and lowers it again
 // for the next launch.

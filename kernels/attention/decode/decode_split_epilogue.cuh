@@ -19,10 +19,13 @@ constexpr int kCombineUnroll = 8;  // SplitEpilogue's default unroll
 // lowers the counter for the next launch. This replaces round 5's combine
 // kernel, its launch and its tail (4.3 us of 54.3 at 1 x 32k).
 // kUnroll: splits whose partials the merge loads before it adds any.
-template <class Cfg, int kUnroll = kCombineUnroll>
+// Arrival: the counter's protocol (decode_partials.cuh; a study's may also
+// stamp the steps).
+template <class Cfg, int kUnroll = kCombineUnroll, class Arrival = SeqCstArrival>
 struct SplitEpilogue {
   using Element = typename Cfg::Element;
   int split;
+  Arrival arrival;
 
   template <class Cta, class Cursor>
   __device__ void operator()(const Cta& cta, const DecodeParams& p, const Cursor& at) const {
@@ -37,9 +40,10 @@ struct SplitEpilogue {
     __syncthreads();  // the whole partial is written before thread 0 arrives
     int arrived = 0;
     if (threadIdx.x == 0) {
-      __threadfence();  // release: this partial before the arrival
-      arrived = atomicAdd(p.split_arrivals + pair, 1);
-      __threadfence();  // acquire (if last): the others' partials after their arrivals
+      arrival.mark(0);
+      arrived = arrival.arrive(p.split_arrivals, pair);
+      if (arrived == pair_splits - 1) arrival.acquire();  // the others' partials after theirs
+      arrival.mark(1);
     }
     if (!__syncthreads_or(threadIdx.x == 0 && arrived == pair_splits - 1)) return;
     if (threadIdx.x == 0) p.split_arrivals[pair] = 0;  // all arrived: ready for the next launch

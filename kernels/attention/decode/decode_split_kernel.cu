@@ -38,7 +38,7 @@ __global__ void __launch_bounds__(Cfg::kThreads) decode_split_kernel(const Decod
   at.block = static_cast<int>(first);
   const long long blocks =
       min(static_cast<long long>(at.pair_blocks), first + p.blocks_per_split) - first;
-  const SplitEpilogue<Cfg> epilogue{split};
+  const SplitEpilogue<Cfg> epilogue{split, {}};
   Cta cta(smem);
   cta.run(p, at, blocks, epilogue);
 }

@@ -3,7 +3,9 @@
 // merge protocols, measured against production's by tilesim-decode-tail-study
 // (issue 12, round 12; bench/measurements/h100_sxm_2026-11-28_attention_round12_tail_NOTES.md):
 // per-block tickets (not deterministic), an arrival counted as the last block
-// begins, and a deterministic cut into main splits and drawn tail chunks.
+// begins, and a deterministic cut into main splits and drawn tail chunks; and
+// round 13's release/acquire arrival
+// (bench/measurements/h100_sxm_2026-11-28_attention_round13_NOTES.md).
 // Contiguous cache, bf16, d 128, one row tile: the 1 x 32k launch's tile.
 
 #include <cuda_bf16.h>
@@ -19,6 +21,27 @@ using Cfg = DecodeTileConfig<__nv_bfloat16, 128, 1>;
 // Ticket slots: > kStages, so a slot is rewritten only after its block's compute.
 constexpr int kTicketRing = 8;
 constexpr int kMainSplitsStudy = 16;  // tail cut: main segments per pair (one per CTA)
+
+// Round 13's candidate arrival (CUTLASS's semaphore arrive): fence.acq_rel.gpu
+// and a relaxed add, so the barrier before it puts every thread's partial
+// first (the fence is cumulative); the acquire fence only in the CTA that
+// arrives last. Production (SeqCstArrival) has a sequentially consistent
+// fence on both sides in every CTA.
+struct ReleaseArrival {
+  __device__ int arrive(int* counters, int pair) const {
+    int* counter = counters + pair;
+    int before;
+    asm volatile(
+        "fence.acq_rel.gpu;\n"
+        "atom.relaxed.gpu.global.add.s32 %0, [%1], 1;\n"
+        : "=r"(before)
+        : "l"(counter)
+        : "memory");
+    return before;
+  }
+  __device__ void acquire() const { asm volatile("fence.acq_rel.gpu;\n" ::: "memory"); }
+  __device__ void mark(int /*step*/) const {}
+};
 
 // The ticket handout's end: every CTA of the pair (also one that drew no
 // block: lse -inf) writes its partial; the last to arrive merges all splits

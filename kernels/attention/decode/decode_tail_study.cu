@@ -8,7 +8,11 @@
 //   production  flash_decoding's launcher, unchanged;
 //   traced      the same CTA code (DecodeCta::run, SplitEpilogue) with
 //               %globaltimer read by thread 0 at entry, when the main loop
-//               ends (the epilogue's start) and at exit, and the CTA's %smid;
+//               ends (the epilogue's start), when its partial is stored, when
+//               its arrival returned and at exit, and the CTA's %smid;
+//   release     traced with round 13's candidate arrival (ReleaseArrival:
+//               fence.acq_rel and a relaxed atomic, the acquire fence only
+//               in the merging CTA);
 //   merge16     traced, the merging CTA loading all 16 partials at once
 //               (production: 8, then 8);
 //   announce    the pair's arrival counted as each CTA's last block begins
@@ -28,7 +32,9 @@
 // against production's and whether the two runs agree bit for bit.
 // The stamped launches write one CSV line per CTA (kernel, launch, split,
 // head, smid, blocks, start, first block landed (tickets, tail), loop end,
-// exit in ns from the launch's first CTA start) to --trace FILE.
+// partial stored and arrival returned (split epilogues), exit in ns from the
+// launch's first CTA start) to --trace FILE.
+// --only A,B: check and time only the named kernels (production always checked).
 // --small: 1 x 8192 keys, the checks only (for compute-sanitizer).
 // --ncu: two launches of the production kernel only, no warm-up.
 
@@ -57,8 +63,9 @@ namespace tilesim::kernels::decode::study {
 namespace {
 
 // decode_split_kernel's body (contiguous cache) with the stamps; kUnroll
-// partials loaded at once by the merge (production: kCombineUnroll).
-template <int kUnroll>
+// partials loaded at once by the merge (production: kCombineUnroll), the
+// pair's count kept by Arrival (production: SeqCstArrival).
+template <int kUnroll, class Arrival = SeqCstArrival>
 __global__ void __launch_bounds__(Cfg::kThreads)
     traced_split_kernel(const DecodeParams p, CtaTrace* traces) {
   extern __shared__ __align__(128) unsigned char smem[];
@@ -73,7 +80,8 @@ __global__ void __launch_bounds__(Cfg::kThreads)
   const long long blocks =
       min(static_cast<long long>(at.pair_blocks), first + p.blocks_per_split) - first;
   if (threadIdx.x == 0) trace->blocks = static_cast<int>(blocks);
-  TracedEpilogue<SplitEpilogue<Cfg, kUnroll>> epilogue{{split}, trace};
+  TracedEpilogue<SplitEpilogue<Cfg, kUnroll, StampedArrival<Arrival>>> epilogue{
+      {split, {{}, trace}}, trace};
   DecodeCta<Cfg, 0> cta(smem);
   cta.run(p, at, blocks, epilogue);
 }
@@ -221,9 +229,10 @@ void write_traces(const Study& study, const char* kernel, int launch, std::FILE*
   };
   for (int c = 0; c < study.ctas; ++c) {
     const CtaTrace& t = host[static_cast<std::size_t>(c)];
-    std::fprintf(out, "%s,%d,%d,%d,%d,%d,%.0f,%.0f,%.0f,%.0f\n", kernel, launch,
+    std::fprintf(out, "%s,%d,%d,%d,%d,%d,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f\n", kernel, launch,
                  c % study.plan.splits, c / study.plan.splits, t.smid, t.blocks, rel(t.start_ns),
-                 rel(t.first_ns), rel(t.loop_end_ns), rel(t.end_ns));
+                 rel(t.first_ns), rel(t.loop_end_ns), rel(t.partial_ns), rel(t.arrived_ns),
+                 rel(t.end_ns));
   }
 }
 
@@ -280,6 +289,7 @@ int run(int argc, char** argv) {
   int warmup = 300, runs = 400, traced_launches = 20, kv_len = 32768;
   bool ncu = false, check_only = false;
   const char* trace_path = nullptr;
+  std::string only;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--ncu") ncu = true;
@@ -289,6 +299,7 @@ int run(int argc, char** argv) {
     }
     if (arg == "--trace" && i + 1 < argc) trace_path = argv[++i];
     if (arg == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
+    if (arg == "--only" && i + 1 < argc) only = "," + std::string(argv[++i]) + ",";
   }
   Study study;
   study.problem.batch = 1;
@@ -318,12 +329,14 @@ int run(int argc, char** argv) {
   study.make_tail_workspace(kMainSplitsStudy + 2 * kMainSplitsStudy);
   study.ctas = study.plan.splits * study.problem.kv_heads * study.problem.batch;
   study.traces = DeviceBuffer(static_cast<std::size_t>(study.ctas) * sizeof(CtaTrace));
-  for (const void* kernel : {reinterpret_cast<const void*>(traced_split_kernel<kCombineUnroll>),
-                             reinterpret_cast<const void*>(traced_split_kernel<kMergeUnroll>),
-                             reinterpret_cast<const void*>(announce_split_kernel),
-                             reinterpret_cast<const void*>(ticket_split_kernel),
-                             reinterpret_cast<const void*>(tail_split_kernel),
-                             reinterpret_cast<const void*>(empty_kernel)}) {
+  for (const void* kernel :
+       {reinterpret_cast<const void*>(traced_split_kernel<kCombineUnroll>),
+        reinterpret_cast<const void*>(traced_split_kernel<kMergeUnroll>),
+        reinterpret_cast<const void*>(traced_split_kernel<kCombineUnroll, ReleaseArrival>),
+        reinterpret_cast<const void*>(announce_split_kernel),
+        reinterpret_cast<const void*>(ticket_split_kernel),
+        reinterpret_cast<const void*>(tail_split_kernel),
+        reinterpret_cast<const void*>(empty_kernel)}) {
     TILESIM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             study.shared_bytes));
   }
@@ -344,6 +357,12 @@ int run(int argc, char** argv) {
   const Launch traced = [&](int i) {
     traced_split_kernel<kCombineUnroll><<<study.grid(), Cfg::kThreads, study.shared_bytes>>>(
         study.params(i % 2), study.traces.as<CtaTrace>());
+    TILESIM_CUDA_CHECK(cudaGetLastError());
+  };
+  const Launch release = [&](int i) {
+    traced_split_kernel<kCombineUnroll, ReleaseArrival>
+        <<<study.grid(), Cfg::kThreads, study.shared_bytes>>>(study.params(i % 2),
+                                                              study.traces.as<CtaTrace>());
     TILESIM_CUDA_CHECK(cudaGetLastError());
   };
   const Launch merge16 = [&](int i) {
@@ -377,16 +396,28 @@ int run(int argc, char** argv) {
     empty_kernel<<<study.grid(), Cfg::kThreads, study.shared_bytes>>>(nullptr);
     TILESIM_CUDA_CHECK(cudaGetLastError());
   };
-  const std::vector<NamedLaunch> computing = {
-      {"production", production}, {"traced", traced}, {"merge16", merge16}, {"announce", announce},
-      {"tickets", tickets},       {"tail1", tail1},   {"tail2", tail2}};
+  std::vector<NamedLaunch> computing;
+  for (const NamedLaunch& kernel : std::vector<NamedLaunch>{{"production", production},
+                                                            {"traced", traced},
+                                                            {"release", release},
+                                                            {"merge16", merge16},
+                                                            {"announce", announce},
+                                                            {"tickets", tickets},
+                                                            {"tail1", tail1},
+                                                            {"tail2", tail2}}) {
+    const bool named = only.find("," + std::string(kernel.first) + ",") != std::string::npos;
+    if (only.empty() || named || std::strcmp(kernel.first, "production") == 0) {
+      computing.push_back(kernel);
+    }
+  }
   check_variants(study, computing);
   if (check_only) return 0;
 
   std::FILE* trace_out = trace_path != nullptr ? std::fopen(trace_path, "w") : nullptr;
   if (trace_out != nullptr) {
     std::fprintf(trace_out,
-                 "kernel,launch,split,head,smid,blocks,start_ns,first_ns,loop_end_ns,end_ns\n");
+                 "kernel,launch,split,head,smid,blocks,start_ns,first_ns,loop_end_ns,partial_ns,"
+                 "arrived_ns,end_ns\n");
   }
   std::vector<NamedLaunch> timed = computing;
   timed.emplace_back("empty", empty);

@@ -3,8 +3,9 @@
 
 Per kernel, the median over its stamped launches of: the mean and latest
 main-loop end, the latest exit, the merging CTA's chain (its exit less its
-loop end), the first block landed (kernels that stamp it) and the blocks a
-CTA streamed; then, for the `traced` kernel (production's CTA code), each
+loop end; where the epilogue stamps them, its store, arrival and merge
+apart, and the other CTAs' arrival), the first block landed (kernels that
+stamp it) and the blocks a CTA streamed; then, for the `traced` kernel (production's CTA code), each
 SM's median loop time and how stable it is from one half of the launches to
 the other (SM speed as a property of the SM, not of the work).
 
@@ -33,6 +34,23 @@ def per_launch(rows):
         "first_block_mean": statistics.mean(firsts) if firsts else float("nan"),
         "blocks_min": min(int(r["blocks"]) for r in rows),
         "blocks_max": max(int(r["blocks"]) for r in rows),
+        **arrival_steps(rows, merger),
+    }
+
+
+def arrival_steps(rows, merger):
+    """The merging CTA's chain in three steps (split epilogues that stamp them:
+    loop end -> partial stored -> arrival returned -> exit) and the other
+    CTAs' median arrival (stored -> returned)."""
+    if float(merger.get("partial_ns", -1)) < 0:
+        return {}
+    others = [float(r["arrived_ns"]) - float(r["partial_ns"]) for r in rows
+              if r is not merger and float(r["partial_ns"]) >= 0]
+    return {
+        "merger_store": float(merger["partial_ns"]) - float(merger["loop_end_ns"]),
+        "merger_arrive": float(merger["arrived_ns"]) - float(merger["partial_ns"]),
+        "merger_merge": float(merger["end_ns"]) - float(merger["arrived_ns"]),
+        "others_arrive": statistics.median(others) if others else float("nan"),
     }
 
 
