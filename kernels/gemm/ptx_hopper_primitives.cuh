@@ -266,6 +266,68 @@ __device__ __forceinline__ void wgmma_m64n256k16<__half>(float (&d)[32][4],
 #undef TILESIM_WGMMA_M64N256K16
 #undef TILESIM_WGMMA_N256_ACCUMULATORS
 
+#define TILESIM_WGMMA_N192_ACCUMULATORS(d)                                                        \
+  "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]), "+f"(d[1][1]),       \
+      "+f"(d[1][2]), "+f"(d[1][3]), "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]),   \
+      "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]), "+f"(d[4][0]), "+f"(d[4][1]),   \
+      "+f"(d[4][2]), "+f"(d[4][3]), "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]),   \
+      "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]),   \
+      "+f"(d[7][2]), "+f"(d[7][3]), "+f"(d[8][0]), "+f"(d[8][1]), "+f"(d[8][2]), "+f"(d[8][3]),   \
+      "+f"(d[9][0]), "+f"(d[9][1]), "+f"(d[9][2]), "+f"(d[9][3]), "+f"(d[10][0]), "+f"(d[10][1]), \
+      "+f"(d[10][2]), "+f"(d[10][3]), "+f"(d[11][0]), "+f"(d[11][1]), "+f"(d[11][2]),             \
+      "+f"(d[11][3]), "+f"(d[12][0]), "+f"(d[12][1]), "+f"(d[12][2]), "+f"(d[12][3]),             \
+      "+f"(d[13][0]), "+f"(d[13][1]), "+f"(d[13][2]), "+f"(d[13][3]), "+f"(d[14][0]),             \
+      "+f"(d[14][1]), "+f"(d[14][2]), "+f"(d[14][3]), "+f"(d[15][0]), "+f"(d[15][1]),             \
+      "+f"(d[15][2]), "+f"(d[15][3]), "+f"(d[16][0]), "+f"(d[16][1]), "+f"(d[16][2]),             \
+      "+f"(d[16][3]), "+f"(d[17][0]), "+f"(d[17][1]), "+f"(d[17][2]), "+f"(d[17][3]),             \
+      "+f"(d[18][0]), "+f"(d[18][1]), "+f"(d[18][2]), "+f"(d[18][3]), "+f"(d[19][0]),             \
+      "+f"(d[19][1]), "+f"(d[19][2]), "+f"(d[19][3]), "+f"(d[20][0]), "+f"(d[20][1]),             \
+      "+f"(d[20][2]), "+f"(d[20][3]), "+f"(d[21][0]), "+f"(d[21][1]), "+f"(d[21][2]),             \
+      "+f"(d[21][3]), "+f"(d[22][0]), "+f"(d[22][1]), "+f"(d[22][2]), "+f"(d[22][3]),             \
+      "+f"(d[23][0]), "+f"(d[23][1]), "+f"(d[23][2]), "+f"(d[23][3])
+
+// D(64x192, fp32, this thread's 96 floats in mma.sync m16n8 order: d[n8][4])
+// += A(64x16, K-major in shared memory) * B(16x192, N-major in shared memory).
+template <typename Element>
+__device__ __forceinline__ void wgmma_m64n192k16(float (&d)[24][4], std::uint64_t a_descriptor,
+                                                 std::uint64_t b_descriptor);
+
+// As TILESIM_WGMMA_M64N256K16, for n = 192.
+#define TILESIM_WGMMA_M64N192K16(ab)                                                     \
+  asm volatile(                                                                          \
+      "{\n"                                                                              \
+      ".reg .pred accumulate;\n"                                                         \
+      "setp.ne.b32 accumulate, %98, 0;\n"                                                \
+      "wgmma.mma_async.sync.aligned.m64n192k16.f32." ab "." ab                           \
+      " {"                                                                               \
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "           \
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"   \
+      "}, %96, %97, accumulate, 1, 1, 0, 1;\n"                                           \
+      "}\n"                                                                              \
+      : TILESIM_WGMMA_N192_ACCUMULATORS(d)                                               \
+      : "l"(a_descriptor), "l"(b_descriptor), "r"(1))
+
+template <>
+__device__ __forceinline__ void wgmma_m64n192k16<__nv_bfloat16>(float (&d)[24][4],
+                                                                std::uint64_t a_descriptor,
+                                                                std::uint64_t b_descriptor) {
+  TILESIM_WGMMA_M64N192K16("bf16");
+}
+
+template <>
+__device__ __forceinline__ void wgmma_m64n192k16<__half>(float (&d)[24][4],
+                                                         std::uint64_t a_descriptor,
+                                                         std::uint64_t b_descriptor) {
+  TILESIM_WGMMA_M64N192K16("f16");
+}
+
+#undef TILESIM_WGMMA_M64N192K16
+#undef TILESIM_WGMMA_N192_ACCUMULATORS
+
 #endif  // TILESIM_SM90A
 
 }  // namespace tilesim::kernels::gemm::sm90

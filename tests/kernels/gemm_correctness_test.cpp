@@ -99,6 +99,13 @@ std::vector<Shape> shapes(bool small) {
          "clusters: rank 1's rows all past m, fp16 -> fp32"},
         {2056, 2312, 72, bf16, bf16, GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store_c2,
          "90 cluster tiles with edges: 1-2 a cluster"},
+        {300, 520, 200, bf16, bf16, GemmTileVariant::m128n192k64_w12_s4_wgmma_tma_store_c2,
+         "edges, 192-column cluster tiles, B boxes split 2 + 1"},
+        {100, 264, 72, ElementType::fp16, ElementType::fp32,
+         GemmTileVariant::m128n192k64_w12_s4_wgmma_tma_store_c2,
+         "192-column clusters: rank 1's rows all past m, fp16 -> fp32"},
+        {2056, 2312, 72, bf16, bf16, GemmTileVariant::m128n192k64_w12_s4_wgmma_tma_store_c2,
+         "117 cluster tiles of 256x192 with edges: odd C boxes across units"},
     };
     return list;
   }
@@ -157,6 +164,14 @@ std::vector<Shape> shapes(bool small) {
   list.push_back({1536, 1536, 1536, bf16, bf16, c2, "36 cluster tiles on 66 clusters"});
   list.push_back({3072, 3072, 4096, bf16, bf16, c2, "144 cluster tiles: 2 waves + 12"});
   list.push_back({2056, 4104, 520, bf16, bf16, c2, "cluster tiles with edges in m, n and k"});
+  // The 192-column clustered variant: three B boxes split 2 + 1 between the
+  // ranks, three C boxes a unit (bf16/fp16) reusing a buffer across units.
+  const auto c2n192 = GemmTileVariant::m128n192k64_w12_s4_wgmma_tma_store_c2;
+  list.push_back({130, 200, 8, bf16, bf16, c2n192, "tiny k = 8, rank 1 rows past m"});
+  add_every_type_cases(list, c2n192);
+  list.push_back({1536, 1536, 1536, bf16, bf16, c2n192, "48 cluster tiles on 66 clusters"});
+  list.push_back({3072, 3072, 4096, bf16, bf16, c2n192, "192 cluster tiles: 3 waves - 6"});
+  list.push_back({2056, 4104, 520, bf16, bf16, c2n192, "cluster tiles with edges in m, n and k"});
   return list;
 }
 
