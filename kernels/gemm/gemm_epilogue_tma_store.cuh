@@ -13,7 +13,10 @@
 // alternately. Box j's store is issued after the warpgroup's barrier at j,
 // where the issuing thread first waits for box j-1's store to have read its
 // shared memory: after that barrier the other buffer, which box j+1 fills,
-// is free. The boxes per call are even, so this holds from call to call.
+// is free. Where the boxes per call are even this holds from call to call;
+// where they are odd (bf16/fp16 C of 192-column tiles: three boxes), the
+// next call's box 0 reuses the buffer of this call's last box, so a call
+// then starts by waiting for every earlier store to have read its box.
 
 #include <cuda.h>
 
@@ -35,7 +38,7 @@ struct GemmTmaStoreEpilogue {
   static constexpr int kFragmentsPerBox = kBoxColumns / 8;  // m16n8 fragments along n
   static constexpr int kGroupThreads = 128;
   static constexpr int kFirstBarrier = 2;  // 0: __syncthreads, 1: the math threads
-  static_assert(kBoxes % Cfg::kEpilogueBoxesPerConsumer == 0, "buffers alternate across calls");
+  static constexpr bool kBuffersAlternateAcrossCalls = kBoxes % Cfg::kEpilogueBoxesPerConsumer == 0;
 
   // acc (the tile at m0, n0) -> C through the consumer's boxes of `staging`
   // (shared address, 1024-byte aligned; `staging_generic` the same bytes).
@@ -44,6 +47,10 @@ struct GemmTmaStoreEpilogue {
                                int n0) {
     const int consumer = static_cast<int>(threadIdx.x) / kGroupThreads;
     const bool issues = threadIdx.x % kGroupThreads == 0;
+    if constexpr (!kBuffersAlternateAcrossCalls) {
+      if (issues) sm90::bulk_wait_group_read_all();
+      sm90::named_barrier_sync(kFirstBarrier + consumer, kGroupThreads);
+    }
 #pragma unroll
     for (int box = 0; box < kBoxes; ++box) {
       const int offset =

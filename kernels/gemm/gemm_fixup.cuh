@@ -15,10 +15,22 @@
 // wait for that store and add with fp32 atomics; the flag counts peers done.
 // Either way the kernels leave the flags zero for the next launch.
 
+#include <type_traits>
+
 #include "kernels/gemm/gemm_kernel_params.cuh"
 #include "kernels/gemm/ptx_primitives.cuh"
 
 namespace tilesim::kernels::gemm {
+
+// CTAs per cluster of a tile config (the mma.sync configs have none; C++17 here).
+template <class Cfg, class = void>
+struct ClusterCtas {
+  static constexpr int value = 1;
+};
+template <class Cfg>
+struct ClusterCtas<Cfg, std::void_t<decltype(Cfg::kClusterM)>> {
+  static constexpr int value = Cfg::kClusterM;
+};
 
 template <class Cfg>
 struct TileFixup {
@@ -42,6 +54,14 @@ struct TileFixup {
   // (say, a workspace whose flags were not zero) fails the launch, not hangs.
   static constexpr unsigned long long kWaitLimitNs = 20ull * 1000 * 1000 * 1000;
 
+  // The flag's acquire load and release store/add, with the math threads'
+  // barrier, already order the workspace accesses (happens-before is
+  // transitive through the barrier; CUTLASS's generic barrier does the
+  // same). The 2-CTA cluster variants rely on them alone, without a full
+  // __threadfence (MEMBAR.SC.GPU, which waits for every outstanding access
+  // again) beside each; the other variants keep it, as they were measured.
+  static constexpr bool kFullFence = ClusterCtas<Cfg>::value == 1;
+
   __device__ static unsigned long long now_ns() {
     unsigned long long now;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
@@ -57,7 +77,7 @@ struct TileFixup {
         __nanosleep(64);
         if (now_ns() - start > kWaitLimitNs) __trap();
       }
-      __threadfence();
+      if constexpr (kFullFence) __threadfence();
     }
     Cfg::sync_math_threads();
   }
@@ -66,7 +86,7 @@ struct TileFixup {
   __device__ static void signal(int* flag, int value, bool add) {
     Cfg::sync_math_threads();
     if (threadIdx.x == 0) {
-      __threadfence();
+      if constexpr (kFullFence) __threadfence();
       if (add) {
         add_release_gpu(flag, value);
       } else {

@@ -149,6 +149,8 @@ GemmTileShape gemm_tile_shape(GemmTileVariant variant) {
       return {"m128n256k64_w12_s4_wgmma_tma_store", 128, 256, 64, 4, 12, false, true};
     case GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store_c2:
       return {"m128n256k64_w12_s4_wgmma_tma_store_c2", 128, 256, 64, 4, 12, false, true, 2};
+    case GemmTileVariant::m128n192k64_w12_s4_wgmma_tma_store_c2:
+      return {"m128n192k64_w12_s4_wgmma_tma_store_c2", 128, 192, 64, 4, 12, false, true, 2};
   }
   return {};
 }

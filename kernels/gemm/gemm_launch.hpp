@@ -64,8 +64,12 @@ enum class GemmTileVariant {
   // 256x256 cluster tiles (each CTA 128x256) and multicasts B, loading half of
   // it each (the tilesim_ref_wgmma_multicast profile).
   m128n256k64_w12_s4_wgmma_tma_store_c2,
+  // That kernel with 128x192 tiles (256x192 cluster tiles, wgmma m64n192k16):
+  // whole waves where 256 columns leave a partial one (the same profile with
+  // tile n: 192).
+  m128n192k64_w12_s4_wgmma_tma_store_c2,
 };
-inline constexpr int kGemmTileVariantCount = 8;
+inline constexpr int kGemmTileVariantCount = 9;
 
 struct GemmTileShape {
   std::string_view name;  // as the enumerator

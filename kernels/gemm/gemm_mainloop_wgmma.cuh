@@ -77,13 +77,15 @@ struct WgmmaMainloop {
   static constexpr int kRowBytes = Cfg::kSwizzleBytes;
   static constexpr int kGroupBytes = 8 * kRowBytes;  // one swizzle atom: 8 rows
   static constexpr int kStepsPerBlock = Cfg::kTileK / 16;
-  static_assert(Cfg::kTileN == 256 && Cfg::kMmaN == 32, "one wgmma m64n256k16 per k-step");
+  static_assert((Cfg::kTileN == 256 || Cfg::kTileN == 192) && Cfg::kMmaN == Cfg::kTileN / 8,
+                "one wgmma m64n256k16 or m64n192k16 per k-step");
 
   // Producer (one thread): k-blocks [k_begin, k_end) of the tile at (m0, n0).
   // A stage is refilled once every consumer warp has released it; the first
   // pass over the ring waits on parity 1, which a fresh barrier reports done.
   // In a cluster (Cfg::kClusterM > 1) the CTA of rank `rank` loads B boxes
-  // [rank * kBoxesPerCta, ...) into every CTA of the cluster; its stage still
+  // [rank * kBoxesPerCta, ...) into every CTA of the cluster (where the boxes
+  // do not divide evenly, boxes rank, rank + kClusterM, ...); its stage still
   // waits for all kStageBytes (the other CTAs' boxes count on it too), and
   // its empty barrier for every CTA's consumers, since its copies write theirs.
   __device__ static void produce(WgmmaStageRing<Cfg>& ring, const GemmTensorMaps& maps, int m0,
@@ -93,19 +95,31 @@ struct WgmmaMainloop {
       sm90::mbarrier_arrive_expect_tx(ring.full(), Cfg::kStageBytes);
       const int k0 = kb * Cfg::kTileK;
       sm90::tma_load_2d(ring.stage_a(), &maps.a, k0, m0, ring.full());
+      if constexpr (Cfg::kBoxesB % Cfg::kClusterM == 0) {
 #pragma unroll
-      for (int i = 0; i < Cfg::kBoxesPerCta; ++i) {
-        const int box = rank * Cfg::kBoxesPerCta + i;
-        const std::uint32_t dst = ring.stage_b() + box * Cfg::kBoxBytesB;
-        const int x = n0 + box * Cfg::kBoxN;
-        if constexpr (Cfg::kClusterM > 1) {
-          constexpr std::uint16_t kAllCtas = (1u << Cfg::kClusterM) - 1;
-          sm90::tma_load_2d_multicast(dst, &maps.b, x, k0, ring.full(), kAllCtas);
-        } else {
-          sm90::tma_load_2d(dst, &maps.b, x, k0, ring.full());
+        for (int i = 0; i < Cfg::kBoxesPerCta; ++i) {
+          load_b_box(ring, maps, rank * Cfg::kBoxesPerCta + i, n0, k0);
+        }
+      } else {
+#pragma unroll
+        for (int box = 0; box < Cfg::kBoxesB; ++box) {
+          if (box % Cfg::kClusterM == rank) load_b_box(ring, maps, box, n0, k0);
         }
       }
       ring.advance();
+    }
+  }
+
+  // One 64-column box of B's k-block at k0 into the current stage (every CTA's, in a cluster).
+  __device__ static void load_b_box(const WgmmaStageRing<Cfg>& ring, const GemmTensorMaps& maps,
+                                    int box, int n0, int k0) {
+    const std::uint32_t dst = ring.stage_b() + box * Cfg::kBoxBytesB;
+    const int x = n0 + box * Cfg::kBoxN;
+    if constexpr (Cfg::kClusterM > 1) {
+      constexpr std::uint16_t kAllCtas = (1u << Cfg::kClusterM) - 1;
+      sm90::tma_load_2d_multicast(dst, &maps.b, x, k0, ring.full(), kAllCtas);
+    } else {
+      sm90::tma_load_2d(dst, &maps.b, x, k0, ring.full());
     }
   }
 
@@ -158,7 +172,11 @@ struct WgmmaMainloop {
             sm90::matrix_descriptor_128b_swizzle(a + ks * 32, 16, kGroupBytes);
         const std::uint64_t b_descriptor = sm90::matrix_descriptor_128b_swizzle(
             b + ks * 16 * kRowBytes, Cfg::kBoxBytesB, kGroupBytes);
-        sm90::wgmma_m64n256k16<Element>(acc[0], a_descriptor, b_descriptor);
+        if constexpr (Cfg::kTileN == 256) {
+          sm90::wgmma_m64n256k16<Element>(acc[0], a_descriptor, b_descriptor);
+        } else {
+          sm90::wgmma_m64n192k16<Element>(acc[0], a_descriptor, b_descriptor);
+        }
       }
       sm90::wgmma_commit_group();
       sm90::wgmma_wait_group<1>();

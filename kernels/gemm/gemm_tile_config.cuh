@@ -140,9 +140,10 @@ struct WgmmaTileConfig {
   static_assert(kSharedBytes <= 227 * 1024, "the H100's shared memory per block");
 
   static_assert(kTileM % 64 == 0 && kTileN % kBoxN == 0 && kTileN <= 256);
-  static_assert((kTileN / kBoxN) % kClusterM == 0, "each CTA multicasts whole B boxes");
-  // B boxes each CTA of a cluster loads (and multicasts to the others).
-  static constexpr int kBoxesPerCta = kTileN / kBoxN / kClusterM;
+  static constexpr int kBoxesB = kTileN / kBoxN;
+  // B boxes each CTA of a cluster loads (and multicasts to the others) where
+  // they divide evenly; otherwise CTA r loads boxes r, r + kClusterM, ...
+  static constexpr int kBoxesPerCta = kBoxesB / kClusterM;
   // Arrivals that free a stage: every consumer warp of every CTA in the cluster
   // (each CTA's copies write into all of them).
   static constexpr int kEmptyArrivals = kClusterM * kMathThreads / 32;
@@ -163,5 +164,10 @@ using WgmmaTileConfigM128N256S4 = WgmmaTileConfig<128, 256, 4>;
 using WgmmaTileConfigM128N256S4TmaStore = WgmmaTileConfig<128, 256, 4, true>;
 // The tma_store kernel in 2-CTA clusters along m (a 256x256 cluster tile): B multicast.
 using WgmmaTileConfigM128N256S4TmaStoreC2 = WgmmaTileConfig<128, 256, 4, true, 2>;
+// The same kernel with 128x192 tiles (wgmma m64n192k16, a 256x192 cluster
+// tile): three B boxes a stage, rank 0 multicasting boxes 0 and 2, rank 1
+// box 1. 192-column tiles fill whole waves where 256-column ones leave a
+// partial one (3072x3072: 192 cluster tiles, 2.9 waves of 66 clusters).
+using WgmmaTileConfigM128N192S4TmaStoreC2 = WgmmaTileConfig<128, 192, 4, true, 2>;
 
 }  // namespace tilesim::kernels::gemm

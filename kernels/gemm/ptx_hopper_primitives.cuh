@@ -192,79 +192,90 @@ __device__ __forceinline__ void fence_accumulator(float& value) {
   asm volatile("" : "+f"(value)::"memory");
 }
 
-#define TILESIM_WGMMA_N256_ACCUMULATORS(d)                                                        \
-  "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]), "+f"(d[1][1]),       \
-      "+f"(d[1][2]), "+f"(d[1][3]), "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]),   \
-      "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]), "+f"(d[4][0]), "+f"(d[4][1]),   \
-      "+f"(d[4][2]), "+f"(d[4][3]), "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]),   \
-      "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]),   \
-      "+f"(d[7][2]), "+f"(d[7][3]), "+f"(d[8][0]), "+f"(d[8][1]), "+f"(d[8][2]), "+f"(d[8][3]),   \
-      "+f"(d[9][0]), "+f"(d[9][1]), "+f"(d[9][2]), "+f"(d[9][3]), "+f"(d[10][0]), "+f"(d[10][1]), \
-      "+f"(d[10][2]), "+f"(d[10][3]), "+f"(d[11][0]), "+f"(d[11][1]), "+f"(d[11][2]),             \
-      "+f"(d[11][3]), "+f"(d[12][0]), "+f"(d[12][1]), "+f"(d[12][2]), "+f"(d[12][3]),             \
-      "+f"(d[13][0]), "+f"(d[13][1]), "+f"(d[13][2]), "+f"(d[13][3]), "+f"(d[14][0]),             \
-      "+f"(d[14][1]), "+f"(d[14][2]), "+f"(d[14][3]), "+f"(d[15][0]), "+f"(d[15][1]),             \
-      "+f"(d[15][2]), "+f"(d[15][3]), "+f"(d[16][0]), "+f"(d[16][1]), "+f"(d[16][2]),             \
-      "+f"(d[16][3]), "+f"(d[17][0]), "+f"(d[17][1]), "+f"(d[17][2]), "+f"(d[17][3]),             \
-      "+f"(d[18][0]), "+f"(d[18][1]), "+f"(d[18][2]), "+f"(d[18][3]), "+f"(d[19][0]),             \
-      "+f"(d[19][1]), "+f"(d[19][2]), "+f"(d[19][3]), "+f"(d[20][0]), "+f"(d[20][1]),             \
-      "+f"(d[20][2]), "+f"(d[20][3]), "+f"(d[21][0]), "+f"(d[21][1]), "+f"(d[21][2]),             \
-      "+f"(d[21][3]), "+f"(d[22][0]), "+f"(d[22][1]), "+f"(d[22][2]), "+f"(d[22][3]),             \
-      "+f"(d[23][0]), "+f"(d[23][1]), "+f"(d[23][2]), "+f"(d[23][3]), "+f"(d[24][0]),             \
-      "+f"(d[24][1]), "+f"(d[24][2]), "+f"(d[24][3]), "+f"(d[25][0]), "+f"(d[25][1]),             \
-      "+f"(d[25][2]), "+f"(d[25][3]), "+f"(d[26][0]), "+f"(d[26][1]), "+f"(d[26][2]),             \
-      "+f"(d[26][3]), "+f"(d[27][0]), "+f"(d[27][1]), "+f"(d[27][2]), "+f"(d[27][3]),             \
-      "+f"(d[28][0]), "+f"(d[28][1]), "+f"(d[28][2]), "+f"(d[28][3]), "+f"(d[29][0]),             \
-      "+f"(d[29][1]), "+f"(d[29][2]), "+f"(d[29][3]), "+f"(d[30][0]), "+f"(d[30][1]),             \
-      "+f"(d[30][2]), "+f"(d[30][3]), "+f"(d[31][0]), "+f"(d[31][1]), "+f"(d[31][2]),             \
-      "+f"(d[31][3])
+// One m16n8 accumulator fragment's four floats as in-out asm operands.
+#define TILESIM_WGMMA_FRAGMENT(d, j) "+f"(d[j][0]), "+f"(d[j][1]), "+f"(d[j][2]), "+f"(d[j][3])
+// The 24 fragments of a 64x192 accumulator, and the 32 of a 64x256 one.
+#define TILESIM_WGMMA_N192_ACCUMULATORS(d)                                                         \
+  TILESIM_WGMMA_FRAGMENT(d, 0), TILESIM_WGMMA_FRAGMENT(d, 1), TILESIM_WGMMA_FRAGMENT(d, 2),        \
+      TILESIM_WGMMA_FRAGMENT(d, 3), TILESIM_WGMMA_FRAGMENT(d, 4), TILESIM_WGMMA_FRAGMENT(d, 5),    \
+      TILESIM_WGMMA_FRAGMENT(d, 6), TILESIM_WGMMA_FRAGMENT(d, 7), TILESIM_WGMMA_FRAGMENT(d, 8),    \
+      TILESIM_WGMMA_FRAGMENT(d, 9), TILESIM_WGMMA_FRAGMENT(d, 10), TILESIM_WGMMA_FRAGMENT(d, 11),  \
+      TILESIM_WGMMA_FRAGMENT(d, 12), TILESIM_WGMMA_FRAGMENT(d, 13), TILESIM_WGMMA_FRAGMENT(d, 14), \
+      TILESIM_WGMMA_FRAGMENT(d, 15), TILESIM_WGMMA_FRAGMENT(d, 16), TILESIM_WGMMA_FRAGMENT(d, 17), \
+      TILESIM_WGMMA_FRAGMENT(d, 18), TILESIM_WGMMA_FRAGMENT(d, 19), TILESIM_WGMMA_FRAGMENT(d, 20), \
+      TILESIM_WGMMA_FRAGMENT(d, 21), TILESIM_WGMMA_FRAGMENT(d, 22), TILESIM_WGMMA_FRAGMENT(d, 23)
+#define TILESIM_WGMMA_N256_ACCUMULATORS(d)                                                         \
+  TILESIM_WGMMA_N192_ACCUMULATORS(d), TILESIM_WGMMA_FRAGMENT(d, 24),                               \
+      TILESIM_WGMMA_FRAGMENT(d, 25), TILESIM_WGMMA_FRAGMENT(d, 26), TILESIM_WGMMA_FRAGMENT(d, 27), \
+      TILESIM_WGMMA_FRAGMENT(d, 28), TILESIM_WGMMA_FRAGMENT(d, 29), TILESIM_WGMMA_FRAGMENT(d, 30), \
+      TILESIM_WGMMA_FRAGMENT(d, 31)
 
-// D(64x256, fp32, this thread's 128 floats in mma.sync m16n8 order: d[n8][4])
-// += A(64x16, K-major in shared memory) * B(16x256, N-major in shared memory).
+// The accumulator operands' names in the asm: "%0, ..., %95" (n = 192),
+// then "%96, ..., %127" (n = 256).
+#define TILESIM_WGMMA_D0_95                                                                    \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, " \
+  "%20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, " \
+  "%38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, " \
+  "%56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, " \
+  "%74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, " \
+  "%92, %93, %94, %95"
+#define TILESIM_WGMMA_D96_127                                                                    \
+  "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
+  "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+
+// wgmma m64nNk16 for operand type `ab` ("bf16" or "f16"): D accumulates
+// (predicate operand `pred` true); A and B scaled by 1; A K-major (0), B
+// N-major (1). `d_names` are the accumulators' operand names, `a_b` the two
+// descriptors', `accumulators` the in-out operands.
+#define TILESIM_WGMMA_M64K16(n, ab, d_names, a_b, pred, accumulators)                   \
+  asm volatile(                                                                         \
+      "{\n"                                                                             \
+      ".reg .pred accumulate;\n"                                                        \
+      "setp.ne.b32 accumulate, " pred                                                   \
+      ", 0;\n"                                                                          \
+      "wgmma.mma_async.sync.aligned.m64n" n "k16.f32." ab "." ab " {" d_names "}, " a_b \
+      ", accumulate, 1, 1, 0, 1;\n"                                                     \
+      "}\n"                                                                             \
+      : accumulators                                                                    \
+      : "l"(a_descriptor), "l"(b_descriptor), "r"(1))
+#define TILESIM_WGMMA_M64N256K16(ab)                                                            \
+  TILESIM_WGMMA_M64K16("256", ab, TILESIM_WGMMA_D0_95 ", " TILESIM_WGMMA_D96_127, "%128, %129", \
+                       "%130", TILESIM_WGMMA_N256_ACCUMULATORS(d))
+#define TILESIM_WGMMA_M64N192K16(ab)                                      \
+  TILESIM_WGMMA_M64K16("192", ab, TILESIM_WGMMA_D0_95, "%96, %97", "%98", \
+                       TILESIM_WGMMA_N192_ACCUMULATORS(d))
+
+// D(64xN, fp32, this thread's N/2 floats in mma.sync m16n8 order: d[n8][4])
+// += A(64x16, K-major in shared memory) * B(16xN, N-major in shared memory),
+// N = 256 or 192.
 template <typename Element>
 __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[32][4], std::uint64_t a_descriptor,
                                                  std::uint64_t b_descriptor);
+template <typename Element>
+__device__ __forceinline__ void wgmma_m64n192k16(float (&d)[24][4], std::uint64_t a_descriptor,
+                                                 std::uint64_t b_descriptor);
 
-// The asm for operand type `ab` ("bf16" or "f16"): D accumulates (predicate
-// true); A and B scaled by 1; A K-major (0), B N-major (1).
-#define TILESIM_WGMMA_M64N256K16(ab)                                                               \
-  asm volatile(                                                                                    \
-      "{\n"                                                                                        \
-      ".reg .pred accumulate;\n"                                                                   \
-      "setp.ne.b32 accumulate, %130, 0;\n"                                                         \
-      "wgmma.mma_async.sync.aligned.m64n256k16.f32." ab "." ab                                     \
-      " {"                                                                                         \
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                     \
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "           \
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "           \
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "           \
-      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "           \
-      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "           \
-      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, "     \
-      "%111, "                                                                                     \
-      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, " \
-      "%127"                                                                                       \
-      "}, %128, %129, accumulate, 1, 1, 0, 1;\n"                                                   \
-      "}\n"                                                                                        \
-      : TILESIM_WGMMA_N256_ACCUMULATORS(d)                                                         \
-      : "l"(a_descriptor), "l"(b_descriptor), "r"(1))
+// The specializations for both operand types and both widths.
+#define TILESIM_WGMMA_SPECIALIZATION(n, fragments, Element, ab)                          \
+  template <>                                                                            \
+  __device__ __forceinline__ void wgmma_m64n##n##k16<Element>(                           \
+      float(&d)[fragments][4], std::uint64_t a_descriptor, std::uint64_t b_descriptor) { \
+    TILESIM_WGMMA_M64N##n##K16(ab);                                                      \
+  }
+TILESIM_WGMMA_SPECIALIZATION(256, 32, __nv_bfloat16, "bf16")
+TILESIM_WGMMA_SPECIALIZATION(256, 32, __half, "f16")
+TILESIM_WGMMA_SPECIALIZATION(192, 24, __nv_bfloat16, "bf16")
+TILESIM_WGMMA_SPECIALIZATION(192, 24, __half, "f16")
 
-template <>
-__device__ __forceinline__ void wgmma_m64n256k16<__nv_bfloat16>(float (&d)[32][4],
-                                                                std::uint64_t a_descriptor,
-                                                                std::uint64_t b_descriptor) {
-  TILESIM_WGMMA_M64N256K16("bf16");
-}
-
-template <>
-__device__ __forceinline__ void wgmma_m64n256k16<__half>(float (&d)[32][4],
-                                                         std::uint64_t a_descriptor,
-                                                         std::uint64_t b_descriptor) {
-  TILESIM_WGMMA_M64N256K16("f16");
-}
-
+#undef TILESIM_WGMMA_SPECIALIZATION
 #undef TILESIM_WGMMA_M64N256K16
+#undef TILESIM_WGMMA_M64N192K16
+#undef TILESIM_WGMMA_N192_ACCUMULATORS
 #undef TILESIM_WGMMA_N256_ACCUMULATORS
+#undef TILESIM_WGMMA_FRAGMENT
+#undef TILESIM_WGMMA_M64K16
+#undef TILESIM_WGMMA_D0_95
+#undef TILESIM_WGMMA_D96_127
 
 #endif  // TILESIM_SM90A
 

@@ -62,6 +62,18 @@ void add_every_type_cases(std::vector<Shape>& list, tk::GemmTileVariant tile) {
   list.push_back({8, 4096, 4096, bf16, bf16, tile, "decode-like m = 8"});
 }
 
+// A clustered variant's small cases: edges, rank 1's rows all past m
+// (fp16 -> fp32), and a grid of cluster tiles (`many_tiles` says how many).
+void add_small_cluster_cases(std::vector<Shape>& list, tk::GemmTileVariant tile,
+                             const char* many_tiles) {
+  using tk::ElementType;
+  const auto bf16 = ElementType::bf16;
+  list.push_back({300, 520, 200, bf16, bf16, tile, "edges, 2-CTA clusters, B multicast"});
+  list.push_back({100, 264, 72, ElementType::fp16, ElementType::fp32, tile,
+                  "clusters: rank 1's rows all past m, fp16 -> fp32"});
+  list.push_back({2056, 2312, 72, bf16, bf16, tile, many_tiles});
+}
+
 std::vector<Shape> shapes(bool small) {
   using tk::ElementType;
   using tk::GemmTileVariant;
@@ -92,14 +104,12 @@ std::vector<Shape> shapes(bool small) {
          GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store, "C by TMA store, fp16 -> fp32"},
         {2056, 2312, 72, bf16, bf16, GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store,
          "170 tiles with edges, C by TMA store: 1-2 tiles a CTA"},
-        {300, 520, 200, bf16, bf16, GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store_c2,
-         "edges, 2-CTA clusters, B multicast"},
-        {100, 264, 72, ElementType::fp16, ElementType::fp32,
-         GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store_c2,
-         "clusters: rank 1's rows all past m, fp16 -> fp32"},
-        {2056, 2312, 72, bf16, bf16, GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store_c2,
-         "90 cluster tiles with edges: 1-2 a cluster"},
     };
+    add_small_cluster_cases(list, GemmTileVariant::m128n256k64_w12_s4_wgmma_tma_store_c2,
+                            "90 cluster tiles with edges: 1-2 a cluster");
+    // 192 columns: B's three boxes split 2 + 1, C's three boxes reuse a buffer across units.
+    add_small_cluster_cases(list, GemmTileVariant::m128n192k64_w12_s4_wgmma_tma_store_c2,
+                            "117 cluster tiles of 256x192 with edges: odd C boxes across units");
     return list;
   }
   list = {
@@ -157,6 +167,14 @@ std::vector<Shape> shapes(bool small) {
   list.push_back({1536, 1536, 1536, bf16, bf16, c2, "36 cluster tiles on 66 clusters"});
   list.push_back({3072, 3072, 4096, bf16, bf16, c2, "144 cluster tiles: 2 waves + 12"});
   list.push_back({2056, 4104, 520, bf16, bf16, c2, "cluster tiles with edges in m, n and k"});
+  // The 192-column clustered variant: three B boxes split 2 + 1 between the
+  // ranks, three C boxes a unit (bf16/fp16) reusing a buffer across units.
+  const auto c2n192 = GemmTileVariant::m128n192k64_w12_s4_wgmma_tma_store_c2;
+  list.push_back({130, 200, 8, bf16, bf16, c2n192, "tiny k = 8, rank 1 rows past m"});
+  add_every_type_cases(list, c2n192);
+  list.push_back({1536, 1536, 1536, bf16, bf16, c2n192, "48 cluster tiles on 66 clusters"});
+  list.push_back({3072, 3072, 4096, bf16, bf16, c2n192, "192 cluster tiles: 3 waves - 6"});
+  list.push_back({2056, 4104, 520, bf16, bf16, c2n192, "cluster tiles with edges in m, n and k"});
   return list;
 }
 

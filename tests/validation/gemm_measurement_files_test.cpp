@@ -212,6 +212,17 @@ const FileLimit kFiles[] = {
     // Re-measured with the producer tail instead of the closing cluster
     // barrier (the _r3 NOTES), held out, never fitted on.
     {"h100_sxm_2026-11-28_gemm_wgmma_multicast_r3.csv", 8.6, 11.1},  // 8.03 / 10.59
+    // hopper17 (the _r4 NOTES), held out, never fitted on. r4: the same
+    // study on unchanged c2 code; r5: after the clustered variants' fixup
+    // lost its full fences. n192 / n192_r2: the held-out 128x192 cluster
+    // study (kernels/studies/gemm_wgmma_multicast_n192.yaml) on either code;
+    // its 80 n192 rows miss by -10% (bias -10.0%). fence_ab: the A/B of the
+    // fence change (old and new builds alternating in one call).
+    {"h100_sxm_2026-11-28_gemm_wgmma_multicast_r4.csv", 8.6, 12.7},         // 8.10 / 12.14
+    {"h100_sxm_2026-11-28_gemm_wgmma_multicast_r5.csv", 7.9, 12.4},         // 7.40 / 11.81
+    {"h100_sxm_2026-11-28_gemm_wgmma_multicast_n192.csv", 10.6, 10.5},      // 10.00 / 9.91
+    {"h100_sxm_2026-11-28_gemm_wgmma_multicast_n192_r2.csv", 10.5, 10.4},   // 9.95 / 9.89
+    {"h100_sxm_2026-11-28_gemm_wgmma_multicast_fence_ab.csv", 10.1, 14.6},  // 9.59 / 14.04
 };
 
 // gtest prints a parameter with this, not as bytes.

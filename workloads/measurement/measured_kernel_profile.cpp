@@ -14,7 +14,7 @@ namespace {
 // tile override, the TMA + wgmma variants `tilesim_ref_wgmma` (C stored from
 // registers), `tilesim_ref_wgmma_tma_store` (the same tile, C stored
 // through shared memory by TMA) and `tilesim_ref_wgmma_multicast` (that
-// kernel in 2-CTA clusters, B multicast).
+// kernel in 2-CTA clusters, B multicast; 256- or 192-column tiles).
 const std::vector<CompiledTileProfile> kCompiledTiles = {
     {128, 128, 32, 8, 4, "m128n128k32_w8_s4", "tilesim_ref"},
     {128, 128, 32, 4, 4, "m128n128k32_w4_s4", "tilesim_ref"},
@@ -25,6 +25,8 @@ const std::vector<CompiledTileProfile> kCompiledTiles = {
     {128, 256, 64, 12, 4, "m128n256k64_w12_s4_wgmma_tma_store", "tilesim_ref_wgmma_tma_store",
      false},
     {128, 256, 64, 12, 4, "m128n256k64_w12_s4_wgmma_tma_store_c2", "tilesim_ref_wgmma_multicast",
+     false},
+    {128, 192, 64, 12, 4, "m128n192k64_w12_s4_wgmma_tma_store_c2", "tilesim_ref_wgmma_multicast",
      false},
 };
 
