@@ -215,6 +215,25 @@ TEST(GemmSchedules, PersistentDataParallelDealsTilesOverTheResidentGrid) {
   for (const auto& [tile, units] : units_per_tile) EXPECT_EQ(units, 1);
 }
 
+// 8192^3 on the wgmma kernel (15.5 waves of 128x256 tiles, ~1.9 ms): the
+// persistent CTAs' tiles share the L2 as the data-parallel waves' do, since
+// whole tiles do not drift apart (l2.reader_drift smears only Stream-K
+// ranges). With the drift applied to their ~1.9 ms age the persistent launch
+// read 3.5x the data-parallel one's HBM bytes and ran 18% longer; the H100
+// runs them within 1.1% (h100_sxm_2026-11-27_gemm_wgmma_persistent.csv).
+TEST(GemmSchedules, PersistentTilesShareTheL2AsDataParallelWavesDo) {
+  const hw::HardwareSpec spec = h100();
+  ASSERT_GT(spec.l2.reader_drift, 0);
+  GemmWorkload launched = gemm(8192, 8192, 8192, "data_parallel");
+  launched.kernel = "tilesim_ref_wgmma";
+  GemmWorkload persistent = launched;
+  persistent.persistent = true;
+  const WorkloadRun dp = simulate(launched, spec);
+  const WorkloadRun held = simulate(persistent, spec);
+  EXPECT_NEAR(held.result.traffic().hbm_read_bytes / dp.result.traffic().hbm_read_bytes, 1.0, 0.1);
+  EXPECT_NEAR(held.result.time_us() / dp.result.time_us(), 1.0, 0.03);
+}
+
 // Four waves of 128x256 tiles over long k (compute-bound) as static lists on a
 // persistent grid: with CTA paces spread by 20%, the launch ends with its
 // slowest CTA (~10% behind the mean); the data-parallel launch of the same
