@@ -198,6 +198,13 @@ const FileLimit kFiles[] = {
     // persistent wgmma rows, the reader drift); round 14's model (whole tiles
     // do not drift): worst own 29% (an unaligned mma.sync Stream-K row).
     {"h100_sxm_2026-11-28_gemm_validation_14.csv", 7.2, 6.8},  // 6.71 / 6.31
+    // The same rows on an H200 (kernels/studies/gemm_h200_validation_14.yaml,
+    // committed before its one run), H100-fitted profiles unchanged.
+    {"h200_sxm_2026-11-28_gemm_validation_14.csv", 7.2, 7.5, "h200_sxm"},  // 6.7 / 7.0
+    // Evidence of the pure Stream-K misses (kernels/studies/
+    // gemm_pure_stream_k_ncu.yaml: three seen shapes re-timed beside their ncu
+    // profiles); l13 pure is 29% fast (the L2 sharing of Stream-K ranges).
+    {"h100_sxm_2026-11-28_gemm_pure_stream_k.csv", 7.8, 0},  // 7.3
     // The TMA-store epilogue variant (kernels/studies/gemm_wgmma_tma_store.yaml,
     // held out: interleaved rounds of cuBLAS, the wgmma kernel and the
     // tma_store variant's DP, persistent DP and Stream-K) and its calibration
