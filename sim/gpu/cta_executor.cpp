@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "sim/gpu/spare_cta_programs.hpp"
+
 namespace tilesim::gpu {
 namespace {
 constexpr double kPsPerSecond = 1e12;
@@ -85,8 +87,13 @@ void CtaExecutor::run(int sm, std::uint32_t kernel, double tensor_efficiency, Ct
                             [this, index] { start_next_step(index); });
 }
 
+CtaExecutor::~CtaExecutor() {
+  for (CtaProgram& program : spare_programs_) keep_spare_program(std::move(program));
+  for (RunningCta& cta : running_) keep_spare_program(std::move(cta.program));
+}
+
 CtaProgram CtaExecutor::spare_program() {
-  if (spare_programs_.empty()) return {};
+  if (spare_programs_.empty()) return take_spare_program();
   CtaProgram program = std::move(spare_programs_.back());
   spare_programs_.pop_back();
   return program;

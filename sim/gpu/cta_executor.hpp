@@ -32,6 +32,10 @@ class CtaExecutor {
   // `fast_forward_units`: approximate mode's UnitFastForward.
   CtaExecutor(sim::Simulator& simulator, GpuResources& resources, const hw::HardwareSpec& spec,
               bool attribute_time, bool fast_forward_units = false);
+  // Keeps its programs' storage for the thread's next run (spare_cta_programs.hpp).
+  ~CtaExecutor();
+  CtaExecutor(const CtaExecutor&) = delete;
+  CtaExecutor& operator=(const CtaExecutor&) = delete;
 
   // Starts `program` on `sm` once `start_delay` has passed (the CTA's
   // dispatch). `kernel` scopes the program's flags: CTAs of one kernel share them.
@@ -44,7 +48,8 @@ class CtaExecutor {
     if (unit_fast_forward_) unit_fast_forward_->set_allowed(allowed);
   }
   // An emptied program of a finished CTA, whose storage the next program can
-  // be built into (CtaProgramSource::build); an empty one when there is none.
+  // be built into (CtaProgramSource::build), or else one kept from an earlier
+  // run of this thread; an empty one when there is none.
   CtaProgram spare_program();
   // Flops of every step begun or skipped so far, over all CTAs.
   double flops_begun() const { return flops_begun_; }

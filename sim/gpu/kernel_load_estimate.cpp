@@ -6,6 +6,7 @@
 
 #include "sim/gpu/block_scheduler.hpp"
 #include "sim/gpu/l2_reuse_model.hpp"
+#include "sim/gpu/spare_cta_programs.hpp"
 
 namespace tilesim::gpu {
 namespace {
@@ -57,7 +58,7 @@ RoundWork replay_round(const KernelLaunch& launch, std::int64_t first, std::int6
                        std::vector<CtaProgram>& programs) {
   std::size_t most_steps = 0;
   for (std::int64_t cta = first; cta < last; ++cta) {
-    programs.push_back(launch.programs->program(cta));
+    launch.programs->build(cta, programs.emplace_back(take_spare_program()));
     most_steps = std::max(most_steps, programs.back().steps.size());
   }
   const std::span<const CtaProgram> round(programs.end() - (last - first), programs.end());
