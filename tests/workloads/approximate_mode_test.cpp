@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <thread>
 
 #include "sim/gpu/plan_equality.hpp"
 #include "tests/support/gemm_workload.hpp"
@@ -93,6 +94,32 @@ TEST(ApproximateMode, IsDeterministic) {
   for (std::size_t i = 0; i < first.ctas.size(); ++i) {
     ASSERT_EQ(first.ctas[i].cta, second.ctas[i].cta);
     ASSERT_EQ(first.ctas[i].finished, second.ctas[i].finished);
+  }
+}
+
+// CTA programs are built into storage kept from the thread's earlier runs
+// (sim/gpu/spare_cta_programs.hpp): a run after others, whose programs had
+// other steps and segments, gives what it gives on a thread of its own.
+TEST(ApproximateMode, ARunDoesNotDependOnTheRunsBeforeItOnItsThread) {
+  gpu::SimulationOptions options;
+  options.set_approximate(true);
+  const GemmWorkload workload = gemm(1536, 1536, 1536, "stream_k");
+  gpu::SimulationResult alone;
+  std::thread([&] { alone = simulate(workload, options); }).join();
+  GemmWorkload split = gemm(2048, 1024, 8192, "split_k");
+  split.splits = 4;
+  simulate(split, options);
+  simulate(gemm(8192, 8192, 1024, "data_parallel"), options);
+  const gpu::SimulationResult after = simulate(workload, options);
+  EXPECT_EQ(after.end(), alone.end());
+  EXPECT_EQ(after.events, alone.events);
+  ASSERT_EQ(after.ctas.size(), alone.ctas.size());
+  for (std::size_t i = 0; i < after.ctas.size(); ++i) {
+    ASSERT_EQ(after.ctas[i].cta, alone.ctas[i].cta);
+    ASSERT_EQ(after.ctas[i].finished, alone.ctas[i].finished);
+    ASSERT_EQ(after.ctas[i].outcome.segments.size(), alone.ctas[i].outcome.segments.size());
+    ASSERT_EQ(after.ctas[i].outcome.traffic.hbm_read_bytes,
+              alone.ctas[i].outcome.traffic.hbm_read_bytes);
   }
 }
 
