@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <array>
 #include <string>
-#include <thread>
 
 #include "sim/gpu/plan_equality.hpp"
 #include "tests/support/gemm_workload.hpp"
@@ -97,15 +96,16 @@ TEST(ApproximateMode, IsDeterministic) {
   }
 }
 
-// CTA programs are built into storage kept from the thread's earlier runs
-// (sim/gpu/spare_cta_programs.hpp): a run after others, whose programs had
-// other steps and segments, gives what it gives on a thread of its own.
-TEST(ApproximateMode, ARunDoesNotDependOnTheRunsBeforeItOnItsThread) {
+// A search or sweep builds CTA programs into storage kept from its earlier
+// runs (sim/gpu/cta_program_store.hpp): a run after others, whose programs
+// had other steps and segments, gives what it gives with fresh storage.
+TEST(ApproximateMode, ARunDoesNotDependOnTheRunsBeforeItInItsProgramStore) {
   gpu::SimulationOptions options;
   options.set_approximate(true);
   const GemmWorkload workload = gemm(1536, 1536, 1536, "stream_k");
-  gpu::SimulationResult alone;
-  std::thread([&] { alone = simulate(workload, options); }).join();
+  const gpu::SimulationResult alone = simulate(workload, options);
+  gpu::CtaProgramStore programs;
+  options.program_store = &programs;
   GemmWorkload split = gemm(2048, 1024, 8192, "split_k");
   split.splits = 4;
   simulate(split, options);
