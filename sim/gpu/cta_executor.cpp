@@ -9,10 +9,12 @@ constexpr double kPsPerSecond = 1e12;
 }  // namespace
 
 CtaExecutor::CtaExecutor(sim::Simulator& simulator, GpuResources& resources,
-                         const hw::HardwareSpec& spec, bool attribute_time, bool fast_forward_units)
+                         const hw::HardwareSpec& spec, bool attribute_time, bool fast_forward_units,
+                         CtaProgramStore* program_store)
     : simulator_(simulator),
       resources_(resources),
       spec_(spec),
+      program_store_(program_store),
       attribute_time_(attribute_time),
       l2_(spec.l2.reuse_capacity_bytes(), spec.l2.bandwidth_bytes_per_s, spec.l2.reader_drift),
       flags_(simulator) {
@@ -85,8 +87,14 @@ void CtaExecutor::run(int sm, std::uint32_t kernel, double tensor_efficiency, Ct
                             [this, index] { start_next_step(index); });
 }
 
+CtaExecutor::~CtaExecutor() {
+  if (!program_store_) return;
+  for (CtaProgram& program : spare_programs_) program_store_->keep(std::move(program));
+  for (RunningCta& cta : running_) program_store_->keep(std::move(cta.program));
+}
+
 CtaProgram CtaExecutor::spare_program() {
-  if (spare_programs_.empty()) return {};
+  if (spare_programs_.empty()) return program_store_ ? program_store_->take() : CtaProgram{};
   CtaProgram program = std::move(spare_programs_.back());
   spare_programs_.pop_back();
   return program;

@@ -13,6 +13,7 @@
 #include "hwmodels/hardware_spec.hpp"
 #include "sim/engine/counter_board.hpp"
 #include "sim/engine/simulator.hpp"
+#include "sim/gpu/cta_program_store.hpp"
 #include "sim/gpu/gpu_resources.hpp"
 #include "sim/gpu/kernel_plan.hpp"
 #include "sim/gpu/l2_reuse_model.hpp"
@@ -29,9 +30,15 @@ class CtaExecutor {
   using DoneCallback = std::function<void(CtaOutcome&& outcome, const CtaTimeUses& time_use,
                                           sim::SimTime skipped_time)>;
 
-  // `fast_forward_units`: approximate mode's UnitFastForward.
+  // `fast_forward_units`: approximate mode's UnitFastForward. `program_store`
+  // (not owned; may be null): where spare programs come from once the run's
+  // own are used, and where its programs' storage goes when it ends.
   CtaExecutor(sim::Simulator& simulator, GpuResources& resources, const hw::HardwareSpec& spec,
-              bool attribute_time, bool fast_forward_units = false);
+              bool attribute_time, bool fast_forward_units = false,
+              CtaProgramStore* program_store = nullptr);
+  ~CtaExecutor();
+  CtaExecutor(const CtaExecutor&) = delete;
+  CtaExecutor& operator=(const CtaExecutor&) = delete;
 
   // Starts `program` on `sm` once `start_delay` has passed (the CTA's
   // dispatch). `kernel` scopes the program's flags: CTAs of one kernel share them.
@@ -44,7 +51,8 @@ class CtaExecutor {
     if (unit_fast_forward_) unit_fast_forward_->set_allowed(allowed);
   }
   // An emptied program of a finished CTA, whose storage the next program can
-  // be built into (CtaProgramSource::build); an empty one when there is none.
+  // be built into (CtaProgramSource::build), or else one from the program
+  // store; an empty one when there is none.
   CtaProgram spare_program();
   // Flops of every step begun or skipped so far, over all CTAs.
   double flops_begun() const { return flops_begun_; }
@@ -93,6 +101,7 @@ class CtaExecutor {
   sim::Simulator& simulator_;
   GpuResources& resources_;
   const hw::HardwareSpec& spec_;
+  CtaProgramStore* program_store_;
   bool attribute_time_;
   L2ReuseModel l2_;
   sim::CounterBoard flags_;

@@ -66,7 +66,9 @@ class GpuRun {
         spec_(spec),
         resources_(simulator_, spec),
         scheduler_(spec.sm),
-        executor_(simulator_, resources_, spec, options.attribute_time, options.fast_forward_units),
+        executor_(simulator_, resources_, spec, options.attribute_time, options.fast_forward_units,
+                  options.program_store),
+        program_store_(options.program_store),
         dependency_gap_(dependency_gap(spec.launch)),
         attribute_time_(options.attribute_time),
         stop_after_s_(options.stop_after_s),
@@ -160,7 +162,7 @@ class GpuRun {
   // programs the estimate built.
   void estimate_clock(std::size_t index) {
     KernelState& state = kernels_[index];
-    KernelLoadEstimate estimate = estimate_kernel_load(*state.launch, spec_);
+    KernelLoadEstimate estimate = estimate_kernel_load(*state.launch, spec_, program_store_);
     state.clock_fraction =
         hw::power_limited_clock_hz(spec_.power, spec_.sm.clock_hz, estimate.load) /
         spec_.sm.clock_hz;
@@ -427,6 +429,7 @@ class GpuRun {
   GpuResources resources_;
   BlockScheduler scheduler_;
   CtaExecutor executor_;
+  CtaProgramStore* program_store_;  // not owned; may be null (SimulationOptions)
   sim::SimTime dependency_gap_;
   bool attribute_time_;
   double stop_after_s_;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "hwmodels/hardware_spec.hpp"
+#include "sim/gpu/cta_program_store.hpp"
 #include "sim/gpu/kernel_plan.hpp"
 #include "sim/gpu/simulation_result.hpp"
 
@@ -34,6 +35,10 @@ struct SimulationOptions {
   // stopped anyway, later (0: no bound).
   double work_flops = 0;
   double peak_flops_per_s = 0;
+  // Where the run takes its CTA programs' storage from and leaves it when it
+  // ends (not owned; one run at a time; null: fresh storage): a caller that
+  // simulates plan after plan keeps one. No result depends on it.
+  CtaProgramStore* program_store = nullptr;
   void set_approximate(bool on) {
     fast_forward_waves = fast_forward_units = estimate_power_load = on;
   }

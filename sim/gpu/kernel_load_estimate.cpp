@@ -51,13 +51,13 @@ struct RoundWork {
 };
 
 // The CTAs [first, last) of one round, step by step in turn through `l2`;
-// their programs are appended to `programs`.
+// their programs are appended to `programs`, built into the store's (may be null).
 RoundWork replay_round(const KernelLaunch& launch, std::int64_t first, std::int64_t last,
                        const hw::HardwareSpec& spec, L2ReuseModel& l2,
-                       std::vector<CtaProgram>& programs) {
+                       std::vector<CtaProgram>& programs, CtaProgramStore* store) {
   std::size_t most_steps = 0;
   for (std::int64_t cta = first; cta < last; ++cta) {
-    programs.push_back(launch.programs->program(cta));
+    launch.programs->build(cta, programs.emplace_back(store ? store->take() : CtaProgram{}));
     most_steps = std::max(most_steps, programs.back().steps.size());
   }
   const std::span<const CtaProgram> round(programs.end() - (last - first), programs.end());
@@ -104,7 +104,8 @@ RoundWork replay_round(const KernelLaunch& launch, std::int64_t first, std::int6
 
 }  // namespace
 
-KernelLoadEstimate estimate_kernel_load(const KernelLaunch& launch, const hw::HardwareSpec& spec) {
+KernelLoadEstimate estimate_kernel_load(const KernelLaunch& launch, const hw::HardwareSpec& spec,
+                                        CtaProgramStore* store) {
   KernelLoadEstimate estimate;
   hw::KernelLoad& load = estimate.load;
   load.clock_hz = spec.sm.clock_hz;
@@ -119,7 +120,7 @@ KernelLoadEstimate estimate_kernel_load(const KernelLaunch& launch, const hw::Ha
   for (std::int64_t first = 0; first < launch.cta_count && replayed.size() < kReplayedRounds;
        first += round_ctas) {
     replayed.push_back(replay_round(launch, first, std::min(launch.cta_count, first + round_ctas),
-                                    spec, l2, estimate.programs));
+                                    spec, l2, estimate.programs, store));
   }
   // Per CTA, for the rounds not replayed (from the warm rounds when there are some).
   RoundWork warm;

@@ -16,6 +16,7 @@
 
 #include "hwmodels/hardware_spec.hpp"
 #include "hwmodels/power_law.hpp"
+#include "sim/gpu/cta_program_store.hpp"
 #include "sim/gpu/kernel_plan.hpp"
 
 namespace tilesim::gpu {
@@ -27,6 +28,8 @@ struct KernelLoadEstimate {
   std::vector<CtaProgram> programs;
 };
 
-KernelLoadEstimate estimate_kernel_load(const KernelLaunch& launch, const hw::HardwareSpec& spec);
+// `store` (may be null): the programs are built into storage taken from it.
+KernelLoadEstimate estimate_kernel_load(const KernelLaunch& launch, const hw::HardwareSpec& spec,
+                                        CtaProgramStore* store = nullptr);
 
 }  // namespace tilesim::gpu

@@ -96,6 +96,33 @@ TEST(ApproximateMode, IsDeterministic) {
   }
 }
 
+// A search or sweep builds CTA programs into storage kept from its earlier
+// runs (sim/gpu/cta_program_store.hpp): a run after others, whose programs
+// had other steps and segments, gives what it gives with fresh storage.
+TEST(ApproximateMode, ARunDoesNotDependOnTheRunsBeforeItInItsProgramStore) {
+  gpu::SimulationOptions options;
+  options.set_approximate(true);
+  const GemmWorkload workload = gemm(1536, 1536, 1536, "stream_k");
+  const gpu::SimulationResult alone = simulate(workload, options);
+  gpu::CtaProgramStore programs;
+  options.program_store = &programs;
+  GemmWorkload split = gemm(2048, 1024, 8192, "split_k");
+  split.splits = 4;
+  simulate(split, options);
+  simulate(gemm(8192, 8192, 1024, "data_parallel"), options);
+  const gpu::SimulationResult after = simulate(workload, options);
+  EXPECT_EQ(after.end(), alone.end());
+  EXPECT_EQ(after.events, alone.events);
+  ASSERT_EQ(after.ctas.size(), alone.ctas.size());
+  for (std::size_t i = 0; i < after.ctas.size(); ++i) {
+    ASSERT_EQ(after.ctas[i].cta, alone.ctas[i].cta);
+    ASSERT_EQ(after.ctas[i].finished, alone.ctas[i].finished);
+    ASSERT_EQ(after.ctas[i].outcome.segments.size(), alone.ctas[i].outcome.segments.size());
+    ASSERT_EQ(after.ctas[i].outcome.traffic.hbm_read_bytes,
+              alone.ctas[i].outcome.traffic.hbm_read_bytes);
+  }
+}
+
 // A grid of fewer than 48 waves observes a third of them: 8192^3 (15.5 waves
 // of data-parallel CTAs; Stream-K's units first) skips about half its waves.
 // Seen: 8192^3 +0.24% (data-parallel) and +0.09% (Stream-K), 12288x8192x8192

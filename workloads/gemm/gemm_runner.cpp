@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "hwmodels/data_type.hpp"
+#include "sim/gpu/cta_program_store.hpp"
 #include "workloads/gemm/gemm_kernel_config.hpp"
 #include "workloads/gemm/gemm_time_bound.hpp"
 #include "workloads/gemm/schedule_candidates.hpp"
@@ -245,6 +246,9 @@ config::Loaded<PromisingRuns> simulate_promising(const std::vector<GemmWorkload>
   // whose plan is the same work as one simulated already takes its result.
   const bool reuse_same_work = options.estimate_power_load;
   std::vector<SimulatedCandidate> simulated;
+  // The candidates' runs build their CTA programs into one store's storage.
+  gpu::CtaProgramStore programs;
+  if (!options.program_store) options.program_store = &programs;
   for (const std::size_t index : order) {
     if (best_us.size() == wanted && bounds_s[index] * 1e6 >= best_us.back()) break;
     if (best_us.size() == wanted) options.stop_after_s = best_us.back() * 1e-6;
