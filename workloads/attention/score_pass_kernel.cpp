@@ -12,7 +12,6 @@ constexpr int kRegistersPerThread = 32;
 constexpr double kBytesInFlight = kThreads * 4 * 16.0;
 constexpr double kMinBytesPerCta = 64 * 1024;
 constexpr double kFlopsPerInstruction = 2;
-constexpr int kWarpLanes = 32;
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
@@ -52,8 +51,10 @@ class ScorePassPrograms final : public gpu::CtaProgramSource {
       if (pass_.only_sequence && *pass_.only_sequence != sequence) m.count = 0;
       const double row_bytes = static_cast<double>(m.columns) * element_bytes;
       matrices_.push_back(m);
-      const std::int64_t rows_per_cta =
-          pass_.row_cost ? 1 : static_cast<std::int64_t>(kMinBytesPerCta / row_bytes);
+      std::int64_t rows_per_cta = static_cast<std::int64_t>(kMinBytesPerCta / row_bytes);
+      if (pass_.row_latency_s > 0 && pass_.row_slots > 0) {
+        rows_per_cta = std::min(rows_per_cta, ceil_div(m.count * m.rows, pass_.row_slots));
+      }
       rows_per_cta_.push_back(
           std::clamp<std::int64_t>(rows_per_cta, 1, std::max<std::int64_t>(1, m.rows)));
       ctas_per_matrix_.push_back(ceil_div(m.rows, rows_per_cta_.back()));
@@ -62,24 +63,6 @@ class ScorePassPrograms final : public gpu::CtaProgramSource {
   }
 
   std::int64_t cta_count() const { return first_cta_.back(); }
-
-  // The row `query` of a CTA-per-row kernel: its warps' instructions on the
-  // CUDA cores (each pass walks the row in steps of 32 lanes' keys; the step
-  // the row ends in is issued whole), and the part of its chain of waits that
-  // the SM's other resident rows' instructions do not cover.
-  void cost_row(const SoftmaxRowCost& cost, std::int64_t query, const PassMatrices& m,
-                gpu::CtaStep& store) const {
-    const std::int64_t visible =
-        shape_.causal ? std::min(m.columns, m.columns - m.rows + query + 1) : m.columns;
-    const std::int64_t step_keys = std::int64_t{kWarpLanes} * cost.keys_per_lane;
-    const auto steps =
-        static_cast<double>(ceil_div(visible, step_keys) + ceil_div(m.columns, step_keys));
-    const double warp_instructions = cost.warps * cost.warp_instructions +
-                                     steps * cost.keys_per_lane * cost.lane_instructions_per_key;
-    if (warp_instructions > 0) store.flops = kFlopsPerInstruction * kWarpLanes * warp_instructions;
-    const double shared_issue_s = cost.ctas_per_sm * store.flops / cost.sm_fp32_flops_per_s;
-    store.setup_s = std::max(0.0, cost.chain_s - shared_issue_s);
-  }
 
   gpu::CtaProgram program(std::int64_t cta_index) const override {
     const auto sequence = static_cast<std::size_t>(
@@ -113,7 +96,7 @@ class ScorePassPrograms final : public gpu::CtaProgramSource {
     if (pass_.exps_per_element > 0) {
       load.unit = gpu::ExecutionUnit::sfu;
       load.flops = pass_.exps_per_element * elements;
-      if (pass_.row_cost) cost_row(*pass_.row_cost, row_block, m, store);
+      store.setup_s = static_cast<double>(rows) * pass_.row_latency_s;
       program.steps.push_back(std::move(load));
       program.steps.push_back(store);
     } else {

@@ -8,7 +8,7 @@
 // the SFUs and instructions on the CUDA cores; the profile of the path says
 // how many (hw::AttentionProfile).
 // One CTA per block of rows (at least 64 KiB), 256 threads with four 16-byte
-// loads each in flight; a CTA per row for a kernel launched so (row_cost).
+// loads each in flight.
 
 #include <cstdint>
 #include <optional>
@@ -28,20 +28,6 @@ enum class ScorePassElements {
   queries,  // heads x q_len x head_dim
 };
 
-// What one row of a CTA-per-row softmax costs (masked_softmax.cu): the warp
-// instructions it issues on its SM's CUDA cores, shared with the SM's other
-// resident rows, and its chain of waits (first read, cross-thread reduction,
-// second read), which those rows' instructions hide while they last.
-struct SoftmaxRowCost {
-  double chain_s = 0;
-  int ctas_per_sm = 1;                   // resident rows an SM's cores are shared by
-  int warps = 1;                         // of the row's CTA
-  int keys_per_lane = 1;                 // a lane's keys per loop step of a pass
-  double warp_instructions = 0;          // every warp, whatever the row's length
-  double lane_instructions_per_key = 0;  // per key of a lane, per pass
-  double sm_fp32_flops_per_s = 0;        // one SM's CUDA cores (an FMA lane: 2 flops)
-};
-
 struct ScorePass {
   std::string name;
   AttentionArray input = AttentionArray::scores;
@@ -51,9 +37,14 @@ struct ScorePass {
   double write_bytes_per_element = 0;
   double exps_per_element = 0;               // on the SFUs
   double fp32_instructions_per_element = 0;  // on the CUDA cores
-  // Set for a kernel that runs a CTA per row of S (our softmax): the grid as
-  // the code launches it, one row a CTA.
-  std::optional<SoftmaxRowCost> row_cost;
+  // A kernel with a CTA per row whose two passes wait on each other (our
+  // softmax): each row's chain of latencies. Simulated as blocks of rows that
+  // a CTA slot runs one after another, so a block pays its rows' chains in
+  // turn; the rows are spread over `row_slots` blocks (the resident CTAs: the
+  // code's grid of a CTA per row keeps that many rows in flight), at most
+  // 64 KiB of rows each.
+  double row_latency_s = 0;
+  std::int64_t row_slots = 0;
   // The pass covers this sequence only (a launch per sequence); else all.
   std::optional<std::size_t> only_sequence;
 };
