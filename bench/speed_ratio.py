@@ -3,7 +3,7 @@
 
 Issue 13's headline what-if: how much faster is each row on GPU B than on GPU
 A? Both files are compared with `tilesim compare --json` (each on the hardware
-its sidecar names); rows are joined by `name`. The ratio of a row is
+its sidecar names, or --hw-a / --hw-b); rows are joined by `name`. The ratio of a row is
 time_A / time_B, measured and predicted; the table counts rows whose predicted
 ratio is within --tolerance of the measured one.
 
@@ -19,9 +19,12 @@ import sys
 import tempfile
 
 
-def compared_rows(tilesim, csv_path):
+def compared_rows(tilesim, csv_path, hardware):
+    command = [tilesim, "compare", "--measured", csv_path]
+    if hardware:
+        command += ["--hw", hardware]
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
-        run = subprocess.run([tilesim, "compare", "--measured", csv_path, "--json", out.name],
+        run = subprocess.run(command + ["--json", out.name],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         if run.returncode not in (0, 4):
             sys.exit(f"{csv_path}: tilesim compare failed ({run.returncode}):\n{run.stderr}")
@@ -35,12 +38,14 @@ def main():
     parser.add_argument("--tolerance", type=float, default=0.05,
                         help="relative error of the predicted ratio counted as right (default 0.05)")
     parser.add_argument("--worst", type=int, default=5, help="rows listed with the largest error")
+    parser.add_argument("--hw-a", help="hardware for the first file (default: its sidecar's)")
+    parser.add_argument("--hw-b", help="hardware for the second file (default: its sidecar's)")
     parser.add_argument("gpu_a_csv")
     parser.add_argument("gpu_b_csv")
     args = parser.parse_args()
 
-    a = compared_rows(args.tilesim, args.gpu_a_csv)
-    b = compared_rows(args.tilesim, args.gpu_b_csv)
+    a = compared_rows(args.tilesim, args.gpu_a_csv, args.hw_a)
+    b = compared_rows(args.tilesim, args.gpu_b_csv, args.hw_b)
     names = sorted(set(a) & set(b))
     if not names:
         sys.exit("the two files share no row name")

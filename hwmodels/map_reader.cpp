@@ -227,7 +227,8 @@ class MapReader {
       const std::string path = join_keys(param.key, name);
       if (!is_name_like(name)) {
         error(it->first.Mark(), param.key,
-              "keys of a per-GPU map are architectures (e.g. sm90) or hardware names");
+              "keys of a per-GPU map are architectures (e.g. sm90), an architecture's "
+              "calibrated files (sm90.measured) or hardware names");
       } else if (const auto [seen, inserted] = entries.emplace(name, Entry{it->first, it->second});
                  !inserted) {
         error(it->first.Mark(), path,

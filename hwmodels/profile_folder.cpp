@@ -1,16 +1,30 @@
 #include "hwmodels/profile_folder.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 #include "hwmodels/yaml_file.hpp"
 
 namespace tilesim::hw {
+namespace {
+
+// A file `tilesim-measure calibrate` wrote (its name ends in `.measured`)
+// takes values fitted on a calibrated file of its architecture
+// (`sm90.measured`) before the architecture's own: a fit absorbs what the
+// hardware file leaves out, and calibrated files leave out the same things.
+std::string calibrated_key(const ProfileTarget& target) {
+  constexpr std::string_view kSuffix = ".measured";
+  if (target.architecture.empty() || !target.name.ends_with(kSuffix)) return {};
+  return target.architecture + std::string(kSuffix);
+}
+
+}  // namespace
 
 config::ReadContext profile_read_context(const std::string& file, const ProfileTarget& target) {
   config::ReadContext context;
   context.file = file;
   context.clock_hz = target.clock_hz;
-  for (const std::string& key : {target.name, target.architecture}) {
+  for (const std::string& key : {target.name, calibrated_key(target), target.architecture}) {
     if (!key.empty()) context.gpu_keys.push_back(key);
   }
   return context;

@@ -15,7 +15,8 @@
 namespace tilesim::hw {
 
 // How a profile file is read for `target`: per-GPU maps take the entry keyed
-// by its name, else its architecture.
+// by its name, else (for a calibrated `*.measured` file) its architecture's
+// calibrated key (`sm90.measured`), else its architecture.
 config::ReadContext profile_read_context(const std::string& file, const ProfileTarget& target);
 
 // Whether the profile `file` lists `architecture` under `architectures`; true

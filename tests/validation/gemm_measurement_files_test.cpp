@@ -201,6 +201,10 @@ const FileLimit kFiles[] = {
     // The same rows on an H200 (kernels/studies/gemm_h200_validation_14.yaml,
     // committed before its one run), H100-fitted profiles unchanged.
     {"h200_sxm_2026-11-28_gemm_validation_14.csv", 7.2, 7.5, "h200_sxm"},  // 6.7 / 7.0
+    // The same file on the H200's calibrated description (h200_sxm.measured,
+    // tilesim-measure calibrate on an H200; profiles' sm90.measured fit, from
+    // h100_sxm.measured): issue 13's "<= 10%" holds, cuBLAS only just.
+    {"h200_sxm_2026-11-28_gemm_validation_14.csv", 8.6, 10.0, "h200_sxm.measured"},  // 8.1 / 9.8
     // Evidence of the pure Stream-K misses (kernels/studies/
     // gemm_pure_stream_k_ncu.yaml: three seen shapes re-timed beside their ncu
     // profiles); l13 pure is 29% fast (the L2 sharing of Stream-K ranges).
@@ -272,8 +276,14 @@ TEST_P(GemmMeasurementFile, ComparesWithinItsLimit) {
   }
 }
 
+// A file guarded on a second hardware file (an H200 file on its calibrated
+// description too) gets a second test, named with that hardware.
 std::string test_name(const ::testing::TestParamInfo<FileLimit>& info) {
   std::string name = fs::path(info.param.file).stem().string();
+  if (std::string(info.param.hardware).ends_with(".measured") &&
+      !std::string(info.param.hardware).starts_with("h100")) {
+    name += std::string("_on_") + info.param.hardware;
+  }
   std::replace_if(
       name.begin(), name.end(), [](char c) { return !std::isalnum(c); }, '_');
   return name;
