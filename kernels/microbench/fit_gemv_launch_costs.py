@@ -33,7 +33,7 @@ from fit_kernel_profiles import committed_value
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CHAINS = os.path.join(REPO, "bench", "microbenchmarks", "h100_sxm_2026-11-27_gemv_graph_chain.csv")
 HARDWARE = [("sm90", "configs/hw/h100_sxm.yaml"),
-            ("h100_sxm.measured", "configs/hw/h100_sxm.measured.yaml")]
+            ("sm90.measured", "configs/hw/h100_sxm.measured.yaml")]
 STEP_US = 0.1
 # Two chain lengths give the simulated slope: the simulation has no noise.
 SIMULATED_CHAINS = (1, 8)

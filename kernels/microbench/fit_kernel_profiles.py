@@ -167,7 +167,7 @@ FITS = [
 ]
 # Parameters whose schema range starts above 0 (a factor of 1 is "no cost").
 MINIMUM = {"misaligned_row_read_factor": 1.0}
-HARDWARE = [("sm90", "configs/hw/h100_sxm.yaml"), ("h100_sxm.measured", "configs/hw/h100_sxm.measured.yaml")]
+HARDWARE = [("sm90", "configs/hw/h100_sxm.yaml"), ("sm90.measured", "configs/hw/h100_sxm.measured.yaml")]
 PROFILE_FILES = {"tilesim_ref": "tilesim_ref.yaml", "tilesim_ref_wgmma": "tilesim_ref_wgmma.yaml",
                  "tilesim_ref_wgmma_tma_store": "tilesim_ref_wgmma_tma_store.yaml",
                  "library": "library_sm90.yaml"}
@@ -309,7 +309,7 @@ def main():
     parser.add_argument("--check", action="store_true",
                         help="check that the committed values are the fit")
     parser.add_argument("--profile", help="only this profile's fit (e.g. tilesim_ref)")
-    parser.add_argument("--gpu", help="only this GPU key's fit (sm90 or h100_sxm.measured)")
+    parser.add_argument("--gpu", help="only this GPU key's fit (sm90, or sm90.measured: fitted on h100_sxm.measured)")
     args = parser.parse_args()
     failures = 0
     for fit in FITS:
