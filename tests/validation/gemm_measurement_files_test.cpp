@@ -29,6 +29,7 @@
 #include <filesystem>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/report/comparison_report.hpp"
@@ -43,11 +44,13 @@ namespace fs = std::filesystem;
 
 const fs::path kMeasurements = fs::path(TILESIM_SOURCE_DIR) / "bench" / "measurements";
 
+constexpr const char* kDefaultHardware = "h100_sxm.measured";
+
 struct FileLimit {
   const char* file;
   double own_mape_percent;      // limit for rows of our kernels (every kernel but library)
   double library_mape_percent;  // limit for cuBLAS rows; files without any: 0
-  const char* hardware = "h100_sxm.measured";  // the shipped hardware file the rows run on
+  const char* hardware = kDefaultHardware;  // the shipped hardware file the rows run on
 };
 
 // Today's figures on h100_sxm.measured (own / library MAPE %) in the comments.
@@ -276,12 +279,11 @@ TEST_P(GemmMeasurementFile, ComparesWithinItsLimit) {
   }
 }
 
-// A file guarded on a second hardware file (an H200 file on its calibrated
-// description too) gets a second test, named with that hardware.
+// Named by the file and, when not the default, the hardware: a file may be
+// guarded on two hardware files (an H200 file on its calibrated one too).
 std::string test_name(const ::testing::TestParamInfo<FileLimit>& info) {
   std::string name = fs::path(info.param.file).stem().string();
-  if (std::string(info.param.hardware).ends_with(".measured") &&
-      !std::string(info.param.hardware).starts_with("h100")) {
+  if (std::string_view(info.param.hardware) != kDefaultHardware) {
     name += std::string("_on_") + info.param.hardware;
   }
   std::replace_if(
