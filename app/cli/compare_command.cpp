@@ -10,6 +10,7 @@
 #include "app/report/comparison_report.hpp"
 #include "app/report/html_report.hpp"
 #include "app/report/model_comparison_report.hpp"
+#include "hwmodels/calibrated_hardware.hpp"
 #include "workloads/measurement/measured_csv.hpp"
 #include "workloads/measurement/measurement_comparison.hpp"
 #include "workloads/measurement/measurement_sidecar.hpp"
@@ -31,11 +32,32 @@ struct CompareOptions {
   std::string html_path;
 };
 
+// The sidecar names the GPU measured; its calibrated description, where one
+// ships, predicts it better than the datasheet's (docs/validation.md), so it
+// stands in unless --hw names a file.
+std::optional<std::string> default_hardware(const std::string& measured_path) {
+  const std::optional<std::string> measured_on = workloads::sidecar_study_hardware(measured_path);
+  if (!measured_on) return std::nullopt;
+  return hw::calibrated_hardware_name(*measured_on, config_dir()).value_or(*measured_on);
+}
+
+// "hardware: <name>   measured: <csv>", saying so when a calibrated file stood in.
+std::string heading(const CompareOptions& options, const hw::HardwareSpec& hardware) {
+  std::string text = "hardware: " + hardware.name;
+  const std::optional<std::string> measured_on =
+      workloads::sidecar_study_hardware(options.measured_path);
+  if (!options.hardware && measured_on &&
+      hw::calibrated_hardware_name(*measured_on, config_dir())) {
+    text += " (calibrated stand-in for the sidecar's " + *measured_on + "; --hw " + *measured_on +
+            " to use that file)";
+  }
+  return text + "   measured: " + options.measured_path + "\n\n";
+}
+
 config::Loaded<hw::HardwareSpec> load_hardware(const CompareOptions& options) {
   config::Loaded<hw::HardwareSpec> loaded;
   const std::optional<std::string> reference =
-      options.hardware ? options.hardware
-                       : workloads::sidecar_study_hardware(options.measured_path);
+      options.hardware ? options.hardware : default_hardware(options.measured_path);
   if (!reference) {
     loaded.diagnostics.add({"--hw", 0, 0}, "hw",
                            "no hardware given and no `study_hardware` in the CSV's JSON sidecar; "
@@ -106,8 +128,7 @@ int run_compare_models(const CompareOptions& options,
   std::vector<workloads::SkippedRow>& skipped = compared.value->skipped;
   if (!report_skipped(skipped, !compared.value->compared.empty())) return kExitInputError;
   if (options.json_path != "-") {
-    std::cout << "hardware: " << hardware.value->name << "   measured: " << options.measured_path
-              << "\n\n"
+    std::cout << heading(options, *hardware.value)
               << report::model_comparison_table(compared.value->compared)
               << report::skipped_rows_text(skipped);
   }
@@ -157,9 +178,7 @@ int run_compare(const CompareOptions& options) {
   const report::ComparisonSummary summary = report::summarize_comparison(compared);
   bool ok = true;
   if (options.json_path != "-") {
-    std::cout << "hardware: " << hardware.value->name << "   measured: " << options.measured_path
-              << "\n\n"
-              << report::comparison_table(compared, summary);
+    std::cout << heading(options, *hardware.value) << report::comparison_table(compared, summary);
   }
   if (!options.json_path.empty()) {
     const nlohmann::json json =
@@ -195,7 +214,8 @@ void add_compare_command(CLI::App& app, int& exit_code) {
       ->required();
   command->add_option("--hw", options->hardware,
                       "Hardware to simulate on: a name under configs/hw/ or a path (default: the "
-                      "`study_hardware` of the CSV's JSON sidecar)");
+                      "calibrated `<name>.measured` of the CSV's JSON sidecar's "
+                      "`study_hardware` where one ships, else that hardware itself)");
   command->add_option(
       "--set", options->assignments,
       "Override a hardware field, e.g. --set hbm.bandwidth=\"4.8 TB/s\" (repeatable)");

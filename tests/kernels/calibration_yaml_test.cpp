@@ -56,6 +56,25 @@ TEST(MeasuredFields, ConvertsResultsToHardwareValues) {
   EXPECT_NE(fields[3].comment.find("2026-11-21"), std::string::npos);
 }
 
+// A graph node of a real kernel writes memory: the storing kernels' slope is the
+// node cost where it was measured; raw results from before it keep the empty one.
+TEST(MeasuredFields, GraphNodeIsTheStoringKernelsSlopeWhenMeasured) {
+  const hw::HardwareSpec base = testing::shipped_hardware("h200_sxm");
+  const std::vector<MicrobenchResult> both = {result("graph_node", 0.531, "us"),
+                                              result("graph_node_store", 0.784, "us")};
+  const std::vector<MeasuredField> fields = measured_fields(both, base, "2026-11-28");
+  ASSERT_EQ(fields.size(), 1u);
+  EXPECT_EQ(fields[0].key_path, "launch.graph_node");
+  EXPECT_EQ(fields[0].value, "0.78 us");
+  EXPECT_NE(fields[0].comment.find("measured: graph_node_store 0.784 us"), std::string::npos);
+
+  const std::vector<MeasuredField> older =
+      measured_fields({result("graph_node", 0.7785, "us")}, base, "2026-11-21");
+  ASSERT_EQ(older.size(), 1u);
+  EXPECT_EQ(older[0].value, "0.78 us");
+  EXPECT_NE(older[0].comment.find("measured: graph_node 0.7785 us"), std::string::npos);
+}
+
 TEST(HardwareYamlRewrite, ReplacesValuesKeepsTheRestAndLoads) {
   const std::string base = shipped_text("h100_sxm");
   const std::vector<MeasuredField> fields = {
