@@ -110,6 +110,9 @@ std::vector<Shape> shapes(bool small) {
     // 192 columns: B's three boxes split 2 + 1, C's three boxes reuse a buffer across units.
     add_small_cluster_cases(list, GemmTileVariant::m128n192k64_w12_s4_wgmma_tma_store_c2,
                             "117 cluster tiles of 256x192 with edges: odd C boxes across units");
+    // 192 rows: three consumer warpgroups, three stages.
+    add_small_cluster_cases(list, GemmTileVariant::m192n192k64_w16_s3_wgmma_tma_store_c2,
+                            "78 cluster tiles of 384x192 with edges: odd C boxes across units");
     return list;
   }
   list = {
@@ -175,6 +178,14 @@ std::vector<Shape> shapes(bool small) {
   list.push_back({1536, 1536, 1536, bf16, bf16, c2n192, "48 cluster tiles on 66 clusters"});
   list.push_back({3072, 3072, 4096, bf16, bf16, c2n192, "192 cluster tiles: 3 waves - 6"});
   list.push_back({2056, 4104, 520, bf16, bf16, c2n192, "cluster tiles with edges in m, n and k"});
+  // The 192x192 clustered variant: three consumer warpgroups (C boxes at
+  // rows 0, 64, 128 of each CTA), three stages, 384x192 cluster tiles.
+  const auto c2m192 = GemmTileVariant::m192n192k64_w16_s3_wgmma_tma_store_c2;
+  list.push_back({200, 200, 8, bf16, bf16, c2m192, "tiny k = 8, rank 1 rows past m"});
+  add_every_type_cases(list, c2m192);
+  list.push_back({1536, 1536, 1536, bf16, bf16, c2m192, "32 cluster tiles on 66 clusters"});
+  list.push_back({3072, 3072, 4096, bf16, bf16, c2m192, "128 cluster tiles: 2 waves - 4"});
+  list.push_back({2056, 4104, 520, bf16, bf16, c2m192, "cluster tiles with edges in m, n and k"});
   return list;
 }
 
