@@ -17,8 +17,6 @@
 // where they are odd (bf16/fp16 C of 192-column tiles: three boxes), the
 // next call's box 0 reuses the buffer of this call's last box, so a call
 // then starts by waiting for every earlier store to have read its box.
-// With one box per warpgroup (where two do not fit beside the stages) every
-// box waits so before it is filled.
 
 #include <cuda.h>
 
@@ -41,7 +39,6 @@ struct GemmTmaStoreEpilogue {
   static constexpr int kGroupThreads = 128;
   static constexpr int kFirstBarrier = 2;  // 0: __syncthreads, 1: the math threads
   static constexpr bool kBuffersAlternateAcrossCalls = kBoxes % Cfg::kEpilogueBoxesPerConsumer == 0;
-  static constexpr bool kOneBuffer = Cfg::kEpilogueBoxesPerConsumer == 1;
 
   // acc (the tile at m0, n0) -> C through the consumer's boxes of `staging`
   // (shared address, 1024-byte aligned; `staging_generic` the same bytes).
@@ -56,10 +53,6 @@ struct GemmTmaStoreEpilogue {
     }
 #pragma unroll
     for (int box = 0; box < kBoxes; ++box) {
-      if constexpr (kOneBuffer) {
-        if (issues) sm90::bulk_wait_group_read_all();
-        sm90::named_barrier_sync(kFirstBarrier + consumer, kGroupThreads);
-      }
       const int offset =
           (consumer * Cfg::kEpilogueBoxesPerConsumer + box % Cfg::kEpilogueBoxesPerConsumer) *
           Cfg::kEpilogueBoxBytes;

@@ -72,11 +72,8 @@ enum class GemmTileVariant {
   // warpgroups and three stages, cuBLAS's tile at 3072x3072x4096 (profile
   // tilesim_ref_wgmma_multicast_m192).
   m192n192k64_w16_s3_wgmma_tma_store_c2,
-  // The same with four stages and one C staging box per consumer warpgroup
-  // (the same profile with tile stages: 4).
-  m192n192k64_w16_s4_wgmma_tma_store_c2,
 };
-inline constexpr int kGemmTileVariantCount = 11;
+inline constexpr int kGemmTileVariantCount = 10;
 
 struct GemmTileShape {
   std::string_view name;  // as the enumerator

@@ -132,17 +132,13 @@ struct WgmmaTileConfig {
   static constexpr int kAlignmentBytes = 1024;           // swizzle atoms: 8 rows of 128 bytes
   // kStoresByTma: C staging before the stages, two boxes of 64 rows x 128
   // bytes per consumer warpgroup (one filled while the other is stored);
-  // what is left of the 227 KiB beside four 48 KiB stages. Where two do not
-  // fit (three consumers beside four stages), one box each: a warpgroup
-  // then fills its box only once the store before has read it.
+  // what is left of the 227 KiB beside four 48 KiB stages.
   static constexpr int kEpilogueBoxBytes = 64 * kSwizzleBytes;
-  static constexpr int kSharedBytesBesideEpilogue =
-      kStages * kStageBytes + kBarrierBytes + kUnitRingBytes + kAlignmentBytes;
-  static constexpr int kEpilogueBoxesPerConsumer =
-      kSharedBytesBesideEpilogue + kConsumers * 2 * kEpilogueBoxBytes <= 227 * 1024 ? 2 : 1;
+  static constexpr int kEpilogueBoxesPerConsumer = 2;
   static constexpr int kEpilogueBytes =
       kStoresByTma ? kConsumers * kEpilogueBoxesPerConsumer * kEpilogueBoxBytes : 0;
-  static constexpr int kSharedBytes = kEpilogueBytes + kSharedBytesBesideEpilogue;
+  static constexpr int kSharedBytes =
+      kEpilogueBytes + kStages * kStageBytes + kBarrierBytes + kUnitRingBytes + kAlignmentBytes;
   static_assert(kSharedBytes <= 227 * 1024, "the H100's shared memory per block");
 
   static_assert(kTileM % 64 == 0 && kTileN % kBoxN == 0 && kTileN <= 256);
@@ -181,11 +177,10 @@ using WgmmaTileConfigM128N192S4TmaStoreC2 = WgmmaTileConfig<128, 192, 4, true, 2
 // CTA reads 24 KiB of A and 12 of B from L2 for 2.36 M multiply-adds: the
 // bytes per flop of 128x256 in clusters, 14% fewer than 128x192's, with tiles
 // that divide 1536 and 3072 both ways.
+// Four stages (one C staging box a warpgroup) ran in one H200 call beside
+// it: its consumers' waits on stage data fell from 42% to 11% of ncu's warp
+// samples at 3072x3072x4096, its time did not (every row there at the 700 W
+// cap; bench/measurements/h200_sxm_2026-11-28_gemm_wgmma_m192_NOTES.md).
 using WgmmaTileConfigM192N192S3TmaStoreC2 = WgmmaTileConfig<192, 192, 3, true, 2>;
-// The same with four stages and one C staging box per consumer warpgroup:
-// with one wgmma group in flight the consumers hold two stages, so three
-// stages leave one loading ahead (the three-stage kernel's consumers wait
-// on their stages' data in 42% of ncu's warp samples at 3072x3072x4096).
-using WgmmaTileConfigM192N192S4TmaStoreC2 = WgmmaTileConfig<192, 192, 4, true, 2>;
 
 }  // namespace tilesim::kernels::gemm

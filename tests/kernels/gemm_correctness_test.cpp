@@ -113,9 +113,6 @@ std::vector<Shape> shapes(bool small) {
     // 192 rows: three consumer warpgroups, three stages.
     add_small_cluster_cases(list, GemmTileVariant::m192n192k64_w16_s3_wgmma_tma_store_c2,
                             "78 cluster tiles of 384x192 with edges: odd C boxes across units");
-    // Four stages: one C staging box per consumer warpgroup, reused box after box.
-    add_small_cluster_cases(list, GemmTileVariant::m192n192k64_w16_s4_wgmma_tma_store_c2,
-                            "78 cluster tiles of 384x192 with edges: one C box a warpgroup");
     return list;
   }
   list = {
@@ -189,13 +186,6 @@ std::vector<Shape> shapes(bool small) {
   list.push_back({1536, 1536, 1536, bf16, bf16, c2m192, "32 cluster tiles on 66 clusters"});
   list.push_back({3072, 3072, 4096, bf16, bf16, c2m192, "128 cluster tiles: 2 waves - 4"});
   list.push_back({2056, 4104, 520, bf16, bf16, c2m192, "cluster tiles with edges in m, n and k"});
-  // Four stages, one C staging box per warpgroup (fp32 C: six boxes a unit through it).
-  const auto c2m192s4 = GemmTileVariant::m192n192k64_w16_s4_wgmma_tma_store_c2;
-  list.push_back({200, 200, 8, bf16, bf16, c2m192s4, "tiny k = 8, rank 1 rows past m"});
-  add_every_type_cases(list, c2m192s4);
-  list.push_back({1536, 1536, 1536, bf16, bf16, c2m192s4, "32 cluster tiles on 66 clusters"});
-  list.push_back({3072, 3072, 4096, bf16, bf16, c2m192s4, "128 cluster tiles: 2 waves - 4"});
-  list.push_back({2056, 4104, 520, bf16, bf16, c2m192s4, "cluster tiles with edges in m, n and k"});
   return list;
 }
 
