@@ -151,6 +151,8 @@ GemmTileShape gemm_tile_shape(GemmTileVariant variant) {
       return {"m128n256k64_w12_s4_wgmma_tma_store_c2", 128, 256, 64, 4, 12, false, true, 2};
     case GemmTileVariant::m128n192k64_w12_s4_wgmma_tma_store_c2:
       return {"m128n192k64_w12_s4_wgmma_tma_store_c2", 128, 192, 64, 4, 12, false, true, 2};
+    case GemmTileVariant::m192n192k64_w16_s3_wgmma_tma_store_c2:
+      return {"m192n192k64_w16_s3_wgmma_tma_store_c2", 192, 192, 64, 3, 16, false, true, 2};
   }
   return {};
 }

@@ -68,8 +68,12 @@ enum class GemmTileVariant {
   // whole waves where 256 columns leave a partial one (the same profile with
   // tile n: 192).
   m128n192k64_w12_s4_wgmma_tma_store_c2,
+  // That kernel with 192x192 tiles (384x192 cluster tiles), three consumer
+  // warpgroups and three stages, cuBLAS's tile at 3072x3072x4096 (profile
+  // tilesim_ref_wgmma_multicast_m192).
+  m192n192k64_w16_s3_wgmma_tma_store_c2,
 };
-inline constexpr int kGemmTileVariantCount = 9;
+inline constexpr int kGemmTileVariantCount = 10;
 
 struct GemmTileShape {
   std::string_view name;  // as the enumerator

@@ -98,11 +98,13 @@ struct WgmmaTileConfig {
   static constexpr int kMathThreads = 128 * kConsumers;
   static constexpr int kThreads = kMathThreads + 128;  // + the producer warpgroup
   // Registers per thread after setmaxnreg: the consumers hold the accumulators,
-  // the producer issues copies; 64K registers per SM in all. (ptxas compiles
-  // both roles within the launch bound's 168.)
-  static constexpr int kConsumerRegisters = 232;
-  static constexpr int kProducerRegisters = 40;
+  // the producer issues copies; 64K registers per SM in all (the launch bound
+  // gives 168 a thread to 3 warpgroups, 128 to 4). Three consumers split them
+  // 160 / 32, as CUTLASS's and FlashAttention-3's three-consumer kernels do.
+  static constexpr int kConsumerRegisters = kConsumers == 2 ? 232 : 160;
+  static constexpr int kProducerRegisters = kConsumers == 2 ? 40 : 32;
   static_assert(kConsumerRegisters * kMathThreads + kProducerRegisters * 128 <= 65536);
+  static_assert(kConsumers == 2 || kConsumers == 3, "a register split for 2 or 3 consumers");
 
   // Accumulator fragments: warp w holds rows 16w..16w+15 of the tile and all
   // kTileN columns (wgmma's D layout is mma.sync's m16n8 C layout per warp).
@@ -169,5 +171,16 @@ using WgmmaTileConfigM128N256S4TmaStoreC2 = WgmmaTileConfig<128, 256, 4, true, 2
 // box 1. 192-column tiles fill whole waves where 256-column ones leave a
 // partial one (3072x3072: 192 cluster tiles, 2.9 waves of 66 clusters).
 using WgmmaTileConfigM128N192S4TmaStoreC2 = WgmmaTileConfig<128, 192, 4, true, 2>;
+// 192x192 tiles in 2-CTA clusters (a 384x192 cluster tile), as cuBLAS's
+// nvjet_sm90_tst_192x192_64x3_2x1: three consumer warpgroups (96 accumulators
+// each) and three stages (48 KiB each; C's staging takes 48 KiB). Per k-block a
+// CTA reads 24 KiB of A and 12 of B from L2 for 2.36 M multiply-adds: the
+// bytes per flop of 128x256 in clusters, 14% fewer than 128x192's, with tiles
+// that divide 1536 and 3072 both ways.
+// Four stages (one C staging box a warpgroup) ran in one H200 call beside
+// it: its consumers' waits on stage data fell from 42% to 11% of ncu's warp
+// samples at 3072x3072x4096, its time did not (every row there at the 700 W
+// cap; bench/measurements/h200_sxm_2026-11-28_gemm_wgmma_m192_NOTES.md).
+using WgmmaTileConfigM192N192S3TmaStoreC2 = WgmmaTileConfig<192, 192, 3, true, 2>;
 
 }  // namespace tilesim::kernels::gemm

@@ -74,6 +74,19 @@ void add_small_cluster_cases(std::vector<Shape>& list, tk::GemmTileVariant tile,
   list.push_back({2056, 2312, 72, bf16, bf16, tile, many_tiles});
 }
 
+// A clustered variant's full cases: tiny k = 8 with rank 1's rows past m
+// (tiny_m x tiny_n), every type, the Stream-K target shapes (`at_1536`,
+// `at_3072` say how many cluster tiles they make) and edges in m, n and k.
+void add_full_cluster_cases(std::vector<Shape>& list, tk::GemmTileVariant tile, int tiny_m,
+                            int tiny_n, const char* at_1536, const char* at_3072) {
+  const auto bf16 = tk::ElementType::bf16;
+  list.push_back({tiny_m, tiny_n, 8, bf16, bf16, tile, "tiny k = 8, rank 1 rows past m"});
+  add_every_type_cases(list, tile);
+  list.push_back({1536, 1536, 1536, bf16, bf16, tile, at_1536});
+  list.push_back({3072, 3072, 4096, bf16, bf16, tile, at_3072});
+  list.push_back({2056, 4104, 520, bf16, bf16, tile, "cluster tiles with edges in m, n and k"});
+}
+
 std::vector<Shape> shapes(bool small) {
   using tk::ElementType;
   using tk::GemmTileVariant;
@@ -110,6 +123,9 @@ std::vector<Shape> shapes(bool small) {
     // 192 columns: B's three boxes split 2 + 1, C's three boxes reuse a buffer across units.
     add_small_cluster_cases(list, GemmTileVariant::m128n192k64_w12_s4_wgmma_tma_store_c2,
                             "117 cluster tiles of 256x192 with edges: odd C boxes across units");
+    // 192 rows: three consumer warpgroups, three stages.
+    add_small_cluster_cases(list, GemmTileVariant::m192n192k64_w16_s3_wgmma_tma_store_c2,
+                            "78 cluster tiles of 384x192 with edges: odd C boxes across units");
     return list;
   }
   list = {
@@ -169,12 +185,12 @@ std::vector<Shape> shapes(bool small) {
   list.push_back({2056, 4104, 520, bf16, bf16, c2, "cluster tiles with edges in m, n and k"});
   // The 192-column clustered variant: three B boxes split 2 + 1 between the
   // ranks, three C boxes a unit (bf16/fp16) reusing a buffer across units.
-  const auto c2n192 = GemmTileVariant::m128n192k64_w12_s4_wgmma_tma_store_c2;
-  list.push_back({130, 200, 8, bf16, bf16, c2n192, "tiny k = 8, rank 1 rows past m"});
-  add_every_type_cases(list, c2n192);
-  list.push_back({1536, 1536, 1536, bf16, bf16, c2n192, "48 cluster tiles on 66 clusters"});
-  list.push_back({3072, 3072, 4096, bf16, bf16, c2n192, "192 cluster tiles: 3 waves - 6"});
-  list.push_back({2056, 4104, 520, bf16, bf16, c2n192, "cluster tiles with edges in m, n and k"});
+  add_full_cluster_cases(list, GemmTileVariant::m128n192k64_w12_s4_wgmma_tma_store_c2, 130, 200,
+                         "48 cluster tiles on 66 clusters", "192 cluster tiles: 3 waves - 6");
+  // The 192x192 clustered variant: three consumer warpgroups (C boxes at
+  // rows 0, 64, 128 of each CTA), three stages, 384x192 cluster tiles.
+  add_full_cluster_cases(list, GemmTileVariant::m192n192k64_w16_s3_wgmma_tma_store_c2, 200, 200,
+                         "32 cluster tiles on 66 clusters", "128 cluster tiles: 2 waves - 4");
   return list;
 }
 

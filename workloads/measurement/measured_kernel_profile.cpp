@@ -14,7 +14,8 @@ namespace {
 // tile override, the TMA + wgmma variants `tilesim_ref_wgmma` (C stored from
 // registers), `tilesim_ref_wgmma_tma_store` (the same tile, C stored
 // through shared memory by TMA) and `tilesim_ref_wgmma_multicast` (that
-// kernel in 2-CTA clusters, B multicast; 256- or 192-column tiles).
+// kernel in 2-CTA clusters, B multicast; 256- or 192-column tiles) and
+// `tilesim_ref_wgmma_multicast_m192` (that kernel with 192x192 tiles).
 const std::vector<CompiledTileProfile> kCompiledTiles = {
     {128, 128, 32, 8, 4, "m128n128k32_w8_s4", "tilesim_ref"},
     {128, 128, 32, 4, 4, "m128n128k32_w4_s4", "tilesim_ref"},
@@ -28,6 +29,8 @@ const std::vector<CompiledTileProfile> kCompiledTiles = {
      false},
     {128, 192, 64, 12, 4, "m128n192k64_w12_s4_wgmma_tma_store_c2", "tilesim_ref_wgmma_multicast",
      false},
+    {192, 192, 64, 16, 3, "m192n192k64_w16_s3_wgmma_tma_store_c2",
+     "tilesim_ref_wgmma_multicast_m192", false},
 };
 
 std::optional<int> parse_int(const std::string& text) {
