@@ -95,9 +95,36 @@ void FluidNetwork::request_update() {
   });
 }
 
+template <typename Entry>
+bool FluidNetwork::is_live(const Entry& entry) const {
+  const Flow& flow = flows_[entry.flow];
+  return flow.active && flow.generation == entry.generation;
+}
+
+// The heap pops entries by (time, flow), unique among the live ones, so the
+// same flows complete in the same order however the entries were filed.
+inline void FluidNetwork::heap_new_completions(std::size_t heaped) {
+  // Most updates file one completion, which usually stands.
+  if (completions_.size() == heaped + 1 && is_live(completions_.back())) {
+    std::push_heap(completions_.begin(), completions_.end(), std::greater<>{});
+    return;
+  }
+  std::size_t size = heaped;
+  for (std::size_t index = heaped; index < completions_.size(); ++index) {
+    if (!is_live(completions_[index])) continue;
+    if (size != index) completions_[size] = completions_[index];
+    ++size;
+    std::push_heap(completions_.begin(), completions_.begin() + static_cast<std::ptrdiff_t>(size),
+                   std::greater<>{});
+  }
+  completions_.resize(size);
+}
+
 void FluidNetwork::update_rates() {
   update_pending_ = false;
   ++reallocation_count_;
+  const std::size_t heaped = completions_.size();
+  const std::uint64_t recomputations = counts_.full_recomputations;
   switch (mode_) {
     case Mode::solo:
       // An end frees capacity nobody can use, so only the new flows need rates.
@@ -112,6 +139,15 @@ void FluidNetwork::update_rates() {
     case Mode::general:
       recompute_all_rates();
       break;
+  }
+  // The completions this update filed join the heap now, but for those it
+  // left stale already (a flow bound as soon as it was admitted). After a
+  // re-solve, which gives nearly every flow a new rate, the heap is rebuilt
+  // from its live entries instead.
+  if (counts_.full_recomputations != recomputations) {
+    drop_stale_completions();
+  } else {
+    heap_new_completions(heaped);
   }
   started_.clear();
   schedule_wakeup();
@@ -156,8 +192,8 @@ void FluidNetwork::set_rate(std::uint32_t flow_index, double rate, ResourceId li
   // that reuses its slot.
   flow.generation = ++last_generation_;
   const SimTime left = SimTime::from_ps_rounded_up(std::max(flow.progress_left, 0.0) / rate);
+  // Filed unsorted: the update of rates it belongs to heaps it (heap_new_completions).
   completions_.push_back(Completion{now + left, flow_index, flow.generation});
-  std::push_heap(completions_.begin(), completions_.end(), std::greater<>{});
 }
 
 void FluidNetwork::collect_demands() {
@@ -328,12 +364,6 @@ void FluidNetwork::recompute_all_rates() {
   }
 }
 
-template <typename Entry>
-bool FluidNetwork::is_live(const Entry& entry) const {
-  const Flow& flow = flows_[entry.flow];
-  return flow.active && flow.generation == entry.generation;
-}
-
 void FluidNetwork::pop_completion() {
   std::pop_heap(completions_.begin(), completions_.end(), std::greater<>{});
   completions_.pop_back();
@@ -357,13 +387,15 @@ SimTime FluidNetwork::next_completion() {
   return next;
 }
 
+void FluidNetwork::drop_stale_completions() {
+  std::erase_if(completions_, [this](const Completion& entry) { return !is_live(entry); });
+  std::make_heap(completions_.begin(), completions_.end(), std::greater<>{});
+}
+
 void FluidNetwork::schedule_wakeup() {
   // Entries of flows whose rate changed or that finished are dropped; when they
   // outnumber the live ones, rebuilding is cheaper than popping them one by one.
-  if (completions_.size() > 2 * active_count_ + 64) {
-    std::erase_if(completions_, [this](const Completion& entry) { return !is_live(entry); });
-    std::make_heap(completions_.begin(), completions_.end(), std::greater<>{});
-  }
+  if (completions_.size() > 2 * active_count_ + 64) drop_stale_completions();
   const SimTime next = next_completion();
   if (next == SimTime::infinite() || next == wakeup_at_) return;
   wakeup_at_ = next;

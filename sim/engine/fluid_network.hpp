@@ -177,6 +177,10 @@ class FluidNetwork {
   template <typename Entry>
   bool is_live(const Entry& entry) const;
   void pop_completion();
+  // Heaps the live completions filed after the first `heaped` entries.
+  void heap_new_completions(std::size_t heaped);
+  // Rebuilds the heap of completions from its live entries.
+  void drop_stale_completions();
   void pop_virtual_completion();
   SimTime next_completion();
   void schedule_wakeup();
@@ -191,7 +195,9 @@ class FluidNetwork {
   std::vector<std::uint32_t> free_slots_;
   std::vector<std::uint32_t> started_;  // since the last update, in start order
   std::size_t active_count_ = 0;
-  std::vector<Completion> completions_;  // a min-heap by time; stale entries are skipped
+  // A min-heap by time but for the entries filed by the update of rates in
+  // progress; stale entries are skipped.
+  std::vector<Completion> completions_;
   // Scratch of complete_due_flows: (slot, callback) of the flows due now.
   std::vector<std::pair<std::uint32_t, Simulator::Action>> finished_;
   // Bottleneck mode: every bound flow progresses at level_ / fair_size.

@@ -40,12 +40,13 @@ inline bool L2ReuseModel::resident(const ResidentPart& part) const {
   return streamed < capacity_bytes_;
 }
 
-double L2ReuseModel::in_step_share(const ResidentPart& part, const L2Reader& reader) const {
+inline bool L2ReuseModel::drifts_apart(const ResidentPart& part, const L2Reader& reader) const {
   // CTA 0: no CTA (written data, whose reader waited for it; the approximate mode).
-  if (reader_drift_ <= 0 || !bandwidth_bytes_per_s_ || reader.cta == 0 || part.user.cta == 0 ||
-      part.user.cta == reader.cta) {
-    return 1;
-  }
+  return reader_drift_ > 0 && bandwidth_bytes_per_s_ && reader.cta != 0 && part.user.cta != 0 &&
+         part.user.cta != reader.cta;
+}
+
+double L2ReuseModel::in_step_share(const ResidentPart& part, const L2Reader& reader) const {
   const double age_s = now_s_ - reader.start_s;
   const double sigma_s = reader_drift_ * std::hypot(age_s, part.user_age_s);
   if (sigma_s <= 0) return 1;
@@ -61,18 +62,22 @@ double L2ReuseModel::read(const BlockKey& key, std::int64_t part_begin, std::int
   // One pass over the block's parts, in their order: evicted parts go; the
   // resident ones count what they cover of the read, and those the read
   // touches merge into one part, used now: they leave their old places on
-  // the stack, and the merged part goes on top.
+  // the stack, and the merged part goes on top, after the parts kept. The
+  // parts are compacted in place: a read costs no moves of the parts it
+  // keeps where they are.
   double covered = 0;
   ResidentPart merged{part_begin, part_end, bytes, 0, reader, now_s_ - reader.start_s};
   std::size_t kept = 0;
   for (std::size_t index = 0; index < parts.size(); ++index) {
-    const ResidentPart part = parts[index];
+    const ResidentPart& part = parts[index];
     if (!resident(part)) continue;
     const std::int64_t overlap =
         std::max<std::int64_t>(0, std::min(part_end, part.end) - std::max(part_begin, part.begin));
-    covered += static_cast<double>(overlap) * in_step_share(part, reader);
+    const double share = drifts_apart(part, reader) ? in_step_share(part, reader) : 1.0;
+    covered += static_cast<double>(overlap) * share;
     if (part.end < merged.begin || part.begin > merged.end) {
-      parts[kept++] = part;
+      if (kept != index) parts[kept] = part;
+      ++kept;
       continue;
     }
     // The union's bytes: the part's less what it shares with the read.
@@ -81,11 +86,15 @@ double L2ReuseModel::read(const BlockKey& key, std::int64_t part_begin, std::int
     merged.end = std::max(merged.end, part.end);
     leave(part.use, part.bytes);
   }
-  parts.erase(parts.begin() + static_cast<std::ptrdiff_t>(kept), parts.end());
   const double missed_bytes = bytes * (1 - covered / width);
   filled_bytes_ += missed_bytes;
   merged.use = use(merged.bytes);
-  parts.push_back(merged);
+  if (kept < parts.size()) {
+    parts[kept] = merged;
+    parts.resize(kept + 1);
+  } else {
+    parts.push_back(merged);
+  }
   return missed_bytes;
 }
 

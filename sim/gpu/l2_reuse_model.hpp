@@ -82,7 +82,10 @@ class L2ReuseModel {
   // Resident: within `capacity` bytes of the top of the stack, or (with the
   // time bound) used less than capacity / bandwidth ago.
   bool resident(const ResidentPart& part) const;
-  // The share of a resident part's bytes that hit for `reader` (the drift).
+  // Whether the drift applies between the part's last user and `reader`.
+  bool drifts_apart(const ResidentPart& part, const L2Reader& reader) const;
+  // The share of a resident part's bytes that hit for `reader` when they
+  // drift apart (otherwise all of them).
   double in_step_share(const ResidentPart& part, const L2Reader& reader) const;
 
   double capacity_bytes_;

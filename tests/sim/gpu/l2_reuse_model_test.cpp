@@ -124,6 +124,20 @@ TEST(L2ReuseModel, DisjointPartsOfABlockMissSeparately) {
   EXPECT_DOUBLE_EQ(l2.read(chunk, 12, 20, 800), 400);  // 16..20 is new
 }
 
+// A read drops a block's evicted parts and merges those it touches; the parts
+// it neither evicts nor touches stay resident, wherever they sat in the block.
+TEST(L2ReuseModel, AReadKeepsTheBlocksPartsItDoesNotTouch) {
+  L2ReuseModel l2(1000);
+  const BlockKey chunk{1, 3, 0};
+  EXPECT_DOUBLE_EQ(l2.read(chunk, 0, 4, 400), 400);
+  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 1, 700), 700);
+  EXPECT_DOUBLE_EQ(l2.read(chunk, 8, 12, 400), 400);  // 0..4 now lies 1,100 bytes down: evicted
+  EXPECT_DOUBLE_EQ(l2.read(chunk, 16, 20, 400), 400);
+  EXPECT_DOUBLE_EQ(l2.read(chunk, 8, 12, 400), 0);   // drops 0..4, keeps 16..20
+  EXPECT_DOUBLE_EQ(l2.read(chunk, 16, 20, 400), 0);  // 400 bytes down
+  EXPECT_DOUBLE_EQ(l2.read(chunk, 0, 4, 400), 400);
+}
+
 }  // namespace
 }  // namespace tilesim::gpu
 
