@@ -74,6 +74,10 @@ struct AttentionProfile {
   int stages = 1;  // K/V blocks held in shared memory
   int registers_per_thread = 255;
   bool softmax_overlap = false;  // softmax hidden under the GEMMs (FA3 ping-pong)
+  // With softmax_overlap: a CTA's first block computes S alone, then its
+  // softmax with no GEMM of its own in flight, so that block's softmax is not
+  // hidden (our Hopper kernel's code; unknown for a library's).
+  bool first_block_softmax_exposed = false;
   double cta_overhead_s = 0;     // fixed time per CTA: prologue, Q load issue, epilogue
   double kernel_overhead_s = 0;  // fixed time a timed run pays once
   double ramp_and_drain_s = 0;   // fixed time every launch pays after its last CTA

@@ -100,6 +100,14 @@ config::Schema<AttentionProfile> attention_profile_schema() {
                       "another (FA3's warpgroup ping-pong); false: the CTA serializes them "
                       "(FA2)."),
         [](P& profile, const Value& value) { profile.softmax_overlap = value.text == "true"; });
+  s.add(flag("first_block_softmax_exposed")
+            .default_to("false")
+            .describe("fused, with softmax_overlap: true when a CTA's first K/V block runs its "
+                      "softmax with no GEMM of its own in flight (S alone, then the softmax), so "
+                      "that block's softmax is not hidden."),
+        [](P& profile, const Value& value) {
+          profile.first_block_softmax_exposed = value.text == "true";
+        });
   s.add(Param::quantity("cta_overhead", QuantityKind::time)
             .range("0 us", "100 us")
             .default_to("0 us")

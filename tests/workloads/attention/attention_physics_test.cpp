@@ -8,6 +8,7 @@
 
 #include "tests/support/shipped_hardware.hpp"
 #include "workloads/attention/attention_runner.hpp"
+#include "workloads/attention/flash_cta_program.hpp"
 #include "workloads/attention/paged_attention_v2.hpp"
 
 namespace tilesim::workloads {
@@ -347,6 +348,35 @@ TEST(AttentionPhysics, WgmmaClassIsFasterThanMmaSyncClass) {
   AttentionWorkload cudnn = fa2;
   cudnn.kernel = "sdpa_cudnn";
   EXPECT_GT(simulate(fa2, spec).result.time_us(), 1.5 * simulate(cudnn, spec).result.time_us());
+}
+
+// Our Hopper kernel's first K/V block: S alone, then its softmax with no GEMM
+// of its warpgroup in flight (flash_forward_wgmma_kernel.cuh), so that block's
+// exponentials are all paid; the blocks after it hide theirs under the GEMMs
+// at d 128. Without the flag the first block hides them too.
+TEST(AttentionPhysics, OwnWgmmaKernelPaysItsFirstBlocksSoftmax) {
+  const hw::HardwareSpec spec = h100();
+  hw::AttentionProfile profile = spec.attention_profiles.at("tilesim_ref_wgmma");
+  ASSERT_TRUE(profile.first_block_softmax_exposed);
+  const FlashTile tile = flash_tile(profile, 128, hw::DataType::bf16);
+  const FlashWorkItem item{0, 0, 0, tile.query_rows, 0, 4 * tile.key_rows, 4 * tile.key_rows};
+  auto exponentials = [&](const hw::AttentionProfile& p) {
+    const FlashCtaProgramBuilder builder(tile, 1, spec, p);
+    gpu::CtaProgram program;
+    builder.add_main_loop(program, builder.begin_segment(program, item), item, true);
+    std::vector<double> per_block;
+    for (const gpu::CtaStep& step : program.steps) {
+      if (step.unit == gpu::ExecutionUnit::sfu) per_block.push_back(step.flops);
+    }
+    return per_block;
+  };
+  const std::vector<double> exposed = exponentials(profile);
+  ASSERT_EQ(exposed.size(), 4u);
+  const double block_exps = static_cast<double>(tile.query_rows) * (tile.key_rows + 1);
+  EXPECT_DOUBLE_EQ(exposed[0], block_exps);
+  EXPECT_DOUBLE_EQ(exposed[1], 0);
+  profile.first_block_softmax_exposed = false;
+  EXPECT_DOUBLE_EQ(exponentials(profile)[0], 0);
 }
 
 }  // namespace
