@@ -74,6 +74,10 @@ struct AttentionProfile {
   int stages = 1;  // K/V blocks held in shared memory
   int registers_per_thread = 255;
   bool softmax_overlap = false;  // softmax hidden under the GEMMs (FA3 ping-pong)
+  // With softmax_overlap: a CTA's first block computes S alone, then its
+  // softmax with no GEMM of its own in flight, so that block's softmax is not
+  // hidden (our Hopper kernel's code; unknown for a library's).
+  bool first_block_softmax_exposed = false;
   double cta_overhead_s = 0;     // fixed time per CTA: prologue, Q load issue, epilogue
   double kernel_overhead_s = 0;  // fixed time a timed run pays once
   double ramp_and_drain_s = 0;   // fixed time every launch pays after its last CTA
@@ -95,9 +99,15 @@ struct AttentionProfile {
   // first read, this cross-thread reduction of its max and sum (SM clock
   // cycles) and its second read, one after another.
   double softmax_row_reduction_cycles = 0;
-  // With the CTA per row: an SM launches and retires softmax CTAs no faster
-  // than one per this interval, whatever else a row costs (0: no limit).
-  double softmax_cta_interval_s = 0;
+  // With the CTA per row: what the row's warps issue on the CUDA cores. Every
+  // warp of the CTA issues softmax_warp_instructions whatever the row's length
+  // (index arithmetic, the cross-thread reduction, the merges); each loop step
+  // of a pass (a warp's 32 lanes take 8 keys each from 16-byte loads, 1 on
+  // the one-element path) issues softmax_lane_instructions_per_key per key of
+  // a lane, for the whole warp even where the row ends inside the step. When
+  // > 0, replaces softmax_instructions_per_score for this kernel.
+  double softmax_warp_instructions = 0;
+  double softmax_lane_instructions_per_key = 0;
   // Rows of at most this many keys run a warp-per-row softmax at its own cost
   // (PyTorch's softmax_warp_forward); 0: one softmax kernel for every length.
   int warp_softmax_max_keys = 0;

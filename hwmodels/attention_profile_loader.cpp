@@ -100,6 +100,14 @@ config::Schema<AttentionProfile> attention_profile_schema() {
                       "another (FA3's warpgroup ping-pong); false: the CTA serializes them "
                       "(FA2)."),
         [](P& profile, const Value& value) { profile.softmax_overlap = value.text == "true"; });
+  s.add(flag("first_block_softmax_exposed")
+            .default_to("false")
+            .describe("fused, with softmax_overlap: true when a CTA's first K/V block runs its "
+                      "softmax with no GEMM of its own in flight (S alone, then the softmax), so "
+                      "that block's softmax is not hidden."),
+        [](P& profile, const Value& value) {
+          profile.first_block_softmax_exposed = value.text == "true";
+        });
   s.add(Param::quantity("cta_overhead", QuantityKind::time)
             .range("0 us", "100 us")
             .default_to("0 us")
@@ -243,13 +251,21 @@ config::Schema<AttentionProfile> attention_profile_schema() {
                       "reduction (max and sum) and its second read, in turn; 0: CTAs of row "
                       "blocks whose loads overlap."),
         into(&P::softmax_row_reduction_cycles));
-  s.add(Param::quantity("softmax_cta_interval", QuantityKind::time)
-            .range("0 us", "100 us")
-            .default_to("0 us")
-            .describe("unfused, with softmax_row_reduction_cycles: an SM launches and retires "
-                      "the softmax's CTAs (one per row) no faster than one per this interval; "
-                      "short rows run at that rate, long rows at their loads' (0: no limit)."),
-        into(&P::softmax_cta_interval_s));
+  s.add(instructions_per_score("softmax_warp_instructions")
+            .default_to("0")
+            .by_gpu()
+            .describe("unfused, with softmax_row_reduction_cycles: CUDA-core instructions every "
+                      "warp of a softmax row's CTA issues whatever the row's length (index "
+                      "arithmetic, the cross-thread reduction and merges)."),
+        into(&P::softmax_warp_instructions));
+  s.add(instructions_per_score("softmax_lane_instructions_per_key")
+            .default_to("0")
+            .by_gpu()
+            .describe("unfused, with softmax_row_reduction_cycles: CUDA-core instructions per "
+                      "key a lane handles, per pass of the softmax row, issued for whole warps "
+                      "(a loop step the row ends inside costs as a full one); when > 0, "
+                      "replaces softmax_instructions_per_score for that kernel."),
+        into(&P::softmax_lane_instructions_per_key));
   s.add(Param::integer("warp_softmax_max_keys")
             .range(0, 1 << 20)
             .default_to("0")

@@ -68,8 +68,9 @@ bool superseded_paged_row(std::string_view file, const workloads::ComparedAttent
 // The file's rows compared, less `known_outliers`, each named in the output
 // (and why, beside the list), and less the paged rows of a superseded kernel.
 report::ComparedRows compare_file_without(const char* file,
-                                          std::span<const std::string_view> known_outliers) {
-  report::ComparedRows rows = compare_file(file);
+                                          std::span<const std::string_view> known_outliers,
+                                          const char* hardware = kH100Measured) {
+  report::ComparedRows rows = compare_file(file, hardware);
   std::size_t superseded = 0;
   std::erase_if(rows.attention, [&](const workloads::ComparedAttention& row) {
     if (superseded_paged_row(file, row)) {
@@ -105,13 +106,13 @@ report::ComparisonSummary summarize_and_print(const report::ComparedRows& rows) 
 
 }  // namespace
 
-report::ComparedRows compare_file(const char* file) {
+report::ComparedRows compare_file(const char* file, const char* hardware) {
   const workloads::GemmScheduleRegistry schedules = workloads::builtin_gemm_schedules();
   const auto rows = workloads::read_measured_csv(std::filesystem::path(TILESIM_SOURCE_DIR) / file,
                                                  schedules.names());
   EXPECT_TRUE(rows.ok()) << rows.diagnostics.format();
   if (!rows.ok()) return {};
-  const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm.measured");
+  const hw::HardwareSpec spec = testing::shipped_hardware(hardware);
   auto compared = workloads::simulate_measured_attention(rows.value->attention, spec, schedules);
   EXPECT_TRUE(compared.ok()) << compared.diagnostics.format();
   report::ComparedRows result;
@@ -121,8 +122,8 @@ report::ComparedRows compare_file(const char* file) {
   return result;
 }
 
-void expect_sdpa_within(const char* file, const SdpaLimits& limit) {
-  const report::ComparedRows rows = compare_file(file);
+void expect_sdpa_within(const char* file, const SdpaLimits& limit, const char* hardware) {
+  const report::ComparedRows rows = compare_file(file, hardware);
   const report::ComparisonSummary summary = summarize_and_print(rows);
 
   EXPECT_GE(summary.attention.all.cases, limit.min_cases);
@@ -136,8 +137,8 @@ void expect_sdpa_within(const char* file, const SdpaLimits& limit) {
 }
 
 void expect_own_within(const char* file, const OwnLimits& limit,
-                       std::span<const std::string_view> known_outliers) {
-  const report::ComparedRows rows = compare_file_without(file, known_outliers);
+                       std::span<const std::string_view> known_outliers, const char* hardware) {
+  const report::ComparedRows rows = compare_file_without(file, known_outliers, hardware);
   const report::ComparisonSummary summary = summarize_and_print(rows);
 
   EXPECT_GE(summary.attention.all.cases, limit.min_cases);

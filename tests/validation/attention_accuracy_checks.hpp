@@ -13,8 +13,12 @@
 
 namespace tilesim::validation {
 
-// The file's attention rows compared (an EXPECT failure when it does not load).
-report::ComparedRows compare_file(const char* file);
+// The calibrated hardware file the rows are simulated on unless a check names another.
+inline constexpr const char* kH100Measured = "h100_sxm.measured";
+
+// The file's attention rows compared on `hardware` (configs/hw/; an EXPECT
+// failure when it does not load).
+report::ComparedRows compare_file(const char* file, const char* hardware = kH100Measured);
 
 // Limits on a file of PyTorch SDPA's backends.
 struct SdpaLimits {
@@ -23,7 +27,8 @@ struct SdpaLimits {
       fused_unfused_error;
 };
 
-void expect_sdpa_within(const char* file, const SdpaLimits& limit);
+void expect_sdpa_within(const char* file, const SdpaLimits& limit,
+                        const char* hardware = kH100Measured);
 
 // Limits on a file of our kernels with prefill and decode rows.
 struct OwnLimits {
@@ -33,7 +38,8 @@ struct OwnLimits {
 
 // Each of `known_outliers` is left out and named in the output (why: beside the list).
 void expect_own_within(const char* file, const OwnLimits& limit,
-                       std::span<const std::string_view> known_outliers = {});
+                       std::span<const std::string_view> known_outliers = {},
+                       const char* hardware = kH100Measured);
 
 struct DecodeLimits {
   int min_cases;

@@ -182,13 +182,16 @@ constexpr int kMinOwnCases6 = 47;  // today, paged rows left out
 // the two-wave partition plan (3 partitions) that round 7's kernel replaced
 // (2, one wave; the model follows the kernel). Target 10 (met).
 constexpr double kMaxOwnMapePercent6 = 7.4;
-constexpr double kMaxOwnPrefillMapePercent6 = 8.3;  // 7.8, mma.sync flash and unfused
+// 7.8, mma.sync flash and unfused; 8.7 since round 19's softmax as launched (512 keys causal d64
+// unfused +25%: one-step rows whose fixed warp work the fit on 288-1472 keys sets).
+constexpr double kMaxOwnPrefillMapePercent6 = 9.2;
 // 25.0 (paged v2 page 16, 12 x 9.5k, the old plan); target 25.
 constexpr double kMaxOwnCaseErrorPercent6 = 25.5;
 // 23.3 (192 keys causal d64), 2 of 5 within 15%; 24.6 (512 keys causal d64) since the
 // unfused path's library GEMMs each pay ramp_and_drain (0.9 us). Target 15 on every
 // shape (not met).
-constexpr double kMaxOwnFusedUnfusedErrorPercent6 = 25.1;
+// 29.4 since round 19's softmax as launched (the same 512-key row).
+constexpr double kMaxOwnFusedUnfusedErrorPercent6 = 29.9;
 constexpr double kMinOwnDecodeTop1Share6 = 0.85;  // 12 of 14 (0.857); target 0.85 (met)
 
 // Validation 7 (kernels/studies/attention_validation_7.yaml): HELD OUT,
@@ -246,12 +249,10 @@ constexpr PrefillFile kValidation10 =
     // (88 x 112 keys unfused: the host's cost per call), ratios 9 of 14 within 15%, worst
     // +32.4%; a per-row cuBLAS call probe was tried on it and reverted (docs/validation.md,
     // round 10).
-    {"bench/measurements/h100_sxm_2026-11-27_attention_validation_10_ref.csv",
-     28,
-     13.3,
-     24.0,
-     33.5,
-     9};
+    {"bench/measurements/h100_sxm_2026-11-27_attention_validation_10_ref.csv", 28, 13.3, 24.0, 33.5,
+     // 8 since round 19's softmax as launched (its unfused rows right, the mma.sync flash rows
+     // they are divided by read fast; docs/validation.md, round 19).
+     8};
 
 // Validation 11's PyTorch SDPA rows (7 of its shapes, held out, measured once in round 11):
 // FA2 19.1%, cuDNN 12.7%, efficient 15.6% (3 rows), math 10.7%, worst +31.6% (FA2 at 1344 keys
@@ -279,12 +280,14 @@ constexpr PrefillFile kValidation13p =
     // MAPE 9.7% (15.9% of the unfused rows on the hardware file's host, 8.5% on their own),
     // worst -21.1% (our wgmma kernel at 4 x 1120 keys d64 fp16 causal), ratios 13 of 24 within
     // 15% (8 of 12 against the mma.sync kernel), worst +46.4% (docs/validation.md, round 16).
+    // Round 19 (the softmax as launched, our Hopper kernel's first block): MAPE 6.3%, worst
+    // +18.0% (44 x 208 keys d128 fp16 unfused), ratios 18 of 24 within 15%, worst 29.5%.
     {"bench/measurements/h100_sxm_2026-11-28_attention_validation_13p_ref.csv",
      36,
-     10.2,
-     21.6,
-     46.9,
-     13};
+     6.8,
+     18.5,
+     30.0,
+     18};
 
 constexpr PrefillFile kValidation14p =
     // Held out (14 new prefill shapes, 640-1400 and 152-448 keys, committed before measuring;
@@ -292,12 +295,14 @@ constexpr PrefillFile kValidation14p =
     // unfused: its measured host enqueue, 3595 us, is longer than the whole row), ratios 17 of
     // 28 within 15%, worst +87.8% (the same row); a CTA-per-row softmax model was measured on it
     // and reverted (docs/validation.md, round 17).
+    // Round 19 (the softmax as launched, our Hopper kernel's first block): MAPE 6.5%, worst
+    // +54.5% (the same row), ratios 20 of 28 within 15%, worst 68.7%.
     {"bench/measurements/h100_sxm_2026-11-28_attention_validation_14p_ref.csv",
      42,
-     10.7,
-     56.4,
-     88.3,
-     17};
+     7.0,
+     55.0,
+     69.2,
+     20};
 
 TEST(H100AttentionAccuracy, SdpaBackends) {
   expect_sdpa_within(kSdpaMeasured, {kMinSdpaCases, kMaxSdpaFlashMapePercent,

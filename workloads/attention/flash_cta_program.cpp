@@ -43,6 +43,7 @@ FlashCtaProgramBuilder::FlashCtaProgramBuilder(FlashTile tile, std::int64_t chun
       // phase of this CTA's loop, not only when the CTAs' lengths differ.
       softmax_overlap_(profile.softmax_overlap ||
                        gpu::BlockScheduler(spec.sm).ctas_per_sm(tile.footprint()) > 1),
+      first_softmax_exposed_(profile.softmax_overlap && profile.first_block_softmax_exposed),
       cta_overhead_s_(profile.cta_overhead_s),
       l2_latency_s_(spec.l2.latency_s) {}
 
@@ -98,7 +99,11 @@ void FlashCtaProgramBuilder::add_chunk(gpu::CtaProgram& program, std::uint16_t s
     const double mma_s = mma.flops / rates_.tensor_flops_per_s;
     const double softmax_s =
         exponentials.flops / rates_.sfu_ops_per_s + bookkeeping.flops / rates_.fp32_flops_per_s;
-    const double exposed = softmax_s > mma_s ? (softmax_s - mma_s) / softmax_s : 0.0;
+    double exposed = softmax_s > mma_s ? (softmax_s - mma_s) / softmax_s : 0.0;
+    // A work item's first block: S alone, then its softmax, with no GEMM of
+    // its warpgroup in flight (flash_forward_wgmma_kernel.cuh, "Block 0"), so
+    // that block's softmax is not hidden; its share of the chunk's softmax.
+    if (first && first_softmax_exposed_) exposed += (1 - exposed) / blocks;
     exponentials.flops *= exposed;
     bookkeeping.flops *= exposed;
   }

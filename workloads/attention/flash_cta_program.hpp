@@ -87,6 +87,8 @@ class FlashCtaProgramBuilder {
   UnitRates rates_;
   double kv_bytes_in_flight_;
   bool softmax_overlap_;
+  // A work item's first block has no GEMM of its own in flight (our Hopper kernel).
+  bool first_softmax_exposed_;
   double cta_overhead_s_;
   double l2_latency_s_;
 };

@@ -12,6 +12,14 @@ constexpr int kRegistersPerThread = 32;
 constexpr double kBytesInFlight = kThreads * 4 * 16.0;
 constexpr double kMinBytesPerCta = 64 * 1024;
 constexpr double kFlopsPerInstruction = 2;
+constexpr int kWarpLanes = 32;
+// A CTA-per-row kernel is simulated with at most this many CTAs a launch
+// (about 16 waves of 8 resident rows on 132 SMs): validation 3's 8 x 2048-key
+// row has 65536 rows a launch, whose exact grid costs 2.5e7 events, over the
+// budget (docs/limits.md). Packed rows keep their costs (SoftmaxRowCost); what
+// packing changes is only the granularity of the last wave, at most one
+// packed CTA of a slot's ~16.
+constexpr std::int64_t kMaxRowCtas = 16384;
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
@@ -51,10 +59,9 @@ class ScorePassPrograms final : public gpu::CtaProgramSource {
       if (pass_.only_sequence && *pass_.only_sequence != sequence) m.count = 0;
       const double row_bytes = static_cast<double>(m.columns) * element_bytes;
       matrices_.push_back(m);
-      std::int64_t rows_per_cta = static_cast<std::int64_t>(kMinBytesPerCta / row_bytes);
-      if (pass_.row_latency_s > 0 && pass_.row_slots > 0) {
-        rows_per_cta = std::min(rows_per_cta, ceil_div(m.count * m.rows, pass_.row_slots));
-      }
+      const std::int64_t rows_per_cta =
+          pass_.row_cost ? ceil_div(m.count * m.rows, kMaxRowCtas)
+                         : static_cast<std::int64_t>(kMinBytesPerCta / row_bytes);
       rows_per_cta_.push_back(
           std::clamp<std::int64_t>(rows_per_cta, 1, std::max<std::int64_t>(1, m.rows)));
       ctas_per_matrix_.push_back(ceil_div(m.rows, rows_per_cta_.back()));
@@ -63,6 +70,32 @@ class ScorePassPrograms final : public gpu::CtaProgramSource {
   }
 
   std::int64_t cta_count() const { return first_cta_.back(); }
+
+  // Rows `first_query`.. of a CTA-per-row kernel, one after another: their
+  // warps' instructions on the CUDA cores (each pass walks a row in steps of
+  // 32 lanes' keys; the step a row ends in is issued whole), and the part of
+  // each row's chain of waits that the SM's other resident rows' instructions
+  // do not cover; every row after the first also its own CTA's start.
+  void cost_rows(const SoftmaxRowCost& cost, std::int64_t first_query, std::int64_t rows,
+                 const PassMatrices& m, gpu::CtaStep& store) const {
+    const std::int64_t step_keys = std::int64_t{kWarpLanes} * cost.keys_per_lane;
+    double flops = 0;
+    double setup_s = static_cast<double>(rows - 1) * cost.row_start_s;
+    for (std::int64_t query = first_query; query < first_query + rows; ++query) {
+      const std::int64_t visible =
+          shape_.causal ? std::min(m.columns, m.columns - m.rows + query + 1) : m.columns;
+      const auto steps =
+          static_cast<double>(ceil_div(visible, step_keys) + ceil_div(m.columns, step_keys));
+      const double row_flops = kFlopsPerInstruction * kWarpLanes *
+                               (cost.warps * cost.warp_instructions +
+                                steps * cost.keys_per_lane * cost.lane_instructions_per_key);
+      flops += row_flops;
+      const double shared_issue_s = cost.ctas_per_sm * row_flops / cost.sm_fp32_flops_per_s;
+      setup_s += std::max(0.0, cost.chain_s - shared_issue_s);
+    }
+    if (flops > 0) store.flops = flops;
+    store.setup_s = setup_s;
+  }
 
   gpu::CtaProgram program(std::int64_t cta_index) const override {
     const auto sequence = static_cast<std::size_t>(
@@ -96,7 +129,9 @@ class ScorePassPrograms final : public gpu::CtaProgramSource {
     if (pass_.exps_per_element > 0) {
       load.unit = gpu::ExecutionUnit::sfu;
       load.flops = pass_.exps_per_element * elements;
-      store.setup_s = static_cast<double>(rows) * pass_.row_latency_s;
+      if (pass_.row_cost) {
+        cost_rows(*pass_.row_cost, row_block * rows_per_cta_[sequence], rows, m, store);
+      }
       program.steps.push_back(std::move(load));
       program.steps.push_back(store);
     } else {

@@ -8,7 +8,7 @@
 // the SFUs and instructions on the CUDA cores; the profile of the path says
 // how many (hw::AttentionProfile).
 // One CTA per block of rows (at least 64 KiB), 256 threads with four 16-byte
-// loads each in flight.
+// loads each in flight; a CTA per row for a kernel launched so (row_cost).
 
 #include <cstdint>
 #include <optional>
@@ -28,6 +28,25 @@ enum class ScorePassElements {
   queries,  // heads x q_len x head_dim
 };
 
+// What one row of a CTA-per-row softmax costs (masked_softmax.cu): the warp
+// instructions it issues on its SM's CUDA cores, shared with the SM's other
+// resident rows, and its chain of waits (first read, cross-thread reduction,
+// second read), which those rows' instructions hide while they last.
+// Simulated with at most kMaxRowCtas CTAs per launch: beyond that, each CTA
+// runs a few consecutive rows one after another, each row paying what its own
+// CTA would (row_start_s: the dispatch and the first read's latency, which a
+// CTA of several rows pays once), so a slot's time is the sum of its rows'.
+struct SoftmaxRowCost {
+  double chain_s = 0;
+  double row_start_s = 0;                // a row's CTA: dispatch, then its first read's latency
+  int ctas_per_sm = 1;                   // resident rows an SM's cores are shared by
+  int warps = 1;                         // of the row's CTA
+  int keys_per_lane = 1;                 // a lane's keys per loop step of a pass
+  double warp_instructions = 0;          // every warp, whatever the row's length
+  double lane_instructions_per_key = 0;  // per key of a lane, per pass
+  double sm_fp32_flops_per_s = 0;        // one SM's CUDA cores (an FMA lane: 2 flops)
+};
+
 struct ScorePass {
   std::string name;
   AttentionArray input = AttentionArray::scores;
@@ -37,14 +56,9 @@ struct ScorePass {
   double write_bytes_per_element = 0;
   double exps_per_element = 0;               // on the SFUs
   double fp32_instructions_per_element = 0;  // on the CUDA cores
-  // A kernel with a CTA per row whose two passes wait on each other (our
-  // softmax): each row's chain of latencies. Simulated as blocks of rows that
-  // a CTA slot runs one after another, so a block pays its rows' chains in
-  // turn; the rows are spread over `row_slots` blocks (the resident CTAs: the
-  // code's grid of a CTA per row keeps that many rows in flight), at most
-  // 64 KiB of rows each.
-  double row_latency_s = 0;
-  std::int64_t row_slots = 0;
+  // Set for a kernel that runs a CTA per row of S (our softmax): the grid as
+  // the code launches it, one row a CTA.
+  std::optional<SoftmaxRowCost> row_cost;
   // The pass covers this sequence only (a launch per sequence); else all.
   std::optional<std::size_t> only_sequence;
 };

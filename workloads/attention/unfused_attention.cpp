@@ -16,6 +16,9 @@ constexpr double kBoolBytes = 1;
 // Instructions per element of a vectorized elementwise kernel (load, op,
 // store of a 16-byte vector, amortized): the pass is bandwidth-bound.
 constexpr double kVectorizedInstructionsPerElement = 1;
+// Threads of a warp; bytes of the softmax's vector loads.
+constexpr int kWarpThreads = 32;
+constexpr double kVectorBytes = 16;
 
 int tile_n_for(std::int64_t n, int profile_tile_n) {
   int tile = kMinTileN;
@@ -68,6 +71,32 @@ std::vector<ScorePass> passes_before_gemms(const AttentionWorkload& workload,
   return passes;
 }
 
+// Our softmax's rows (masked_softmax.cu): a CTA of 256 threads per row, as
+// many resident on an SM as its threads and registers allow. Pass 1 reads S
+// from HBM, pass 2 re-reads it from L2.
+SoftmaxRowCost softmax_row_cost(const hw::AttentionProfile& profile, const hw::HardwareSpec& spec,
+                                const AttentionShape& shape) {
+  const gpu::CtaFootprint footprint = score_pass_footprint();
+  SoftmaxRowCost cost;
+  cost.chain_s = spec.hbm.latency_s + profile.softmax_row_reduction_cycles / spec.sm.clock_hz +
+                 spec.l2.latency_s;
+  cost.ctas_per_sm = gpu::BlockScheduler(spec.sm).ctas_per_sm(footprint);
+  // A packed row's own CTA: dispatched, then its first read from HBM waited.
+  cost.row_start_s = spec.launch.cta_dispatch_s + spec.hbm.latency_s;
+  cost.warps = footprint.threads / kWarpThreads;
+  // 16-byte loads when every row starts 16-byte aligned, else one key a lane.
+  const auto vector_keys =
+      static_cast<std::int64_t>(kVectorBytes / hw::bytes_per_element(shape.dtype));
+  const bool vector_loads =
+      std::all_of(shape.kv_lens.begin(), shape.kv_lens.end(),
+                  [&](std::int64_t kv_len) { return kv_len % vector_keys == 0; });
+  cost.keys_per_lane = vector_loads ? static_cast<int>(vector_keys) : 1;
+  cost.warp_instructions = profile.softmax_warp_instructions;
+  cost.lane_instructions_per_key = profile.softmax_lane_instructions_per_key;
+  cost.sm_fp32_flops_per_s = spec.sm.fp32_flops_per_s;
+  return cost;
+}
+
 // The passes over S between the GEMMs.
 std::vector<ScorePass> passes_over_scores(const AttentionWorkload& workload,
                                           const hw::AttentionProfile& profile,
@@ -88,22 +117,7 @@ std::vector<ScorePass> passes_over_scores(const AttentionWorkload& workload,
       pass(workload.name + ".softmax", AttentionArray::scores, AttentionArray::probabilities,
            ScorePassElements::scores, e, e, softmax_instructions, profile.softmax_exps_per_score);
   if (profile.softmax_row_reduction_cycles > 0) {
-    // Pass 1 reads S from HBM, pass 2 re-reads it from L2.
-    const double chain_s = spec.hbm.latency_s +
-                           profile.softmax_row_reduction_cycles / spec.sm.clock_hz +
-                           spec.l2.latency_s;
-    const int ctas_per_sm = gpu::BlockScheduler(spec.sm).ctas_per_sm(score_pass_footprint());
-    softmax.row_slots = std::int64_t{spec.sm.count} * ctas_per_sm;
-    // An SM launches and retires the CTAs (one per row) no faster than one
-    // per softmax_cta_interval, so a slot's row takes at least the SM's slots
-    // times that; the row's chain and its share of HBM time (S read, P
-    // written) count toward it. Short rows run at the SM's CTA rate (measured
-    // per kernel: 128 to 512 keys), long rows at their chain and bytes.
-    const double row_hbm_s = 2 * static_cast<double>(longest) * e *
-                             static_cast<double>(softmax.row_slots) /
-                             spec.hbm.sustained_bytes_per_s();
-    const double floor_s = ctas_per_sm * profile.softmax_cta_interval_s;
-    softmax.row_latency_s = chain_s + std::max(0.0, floor_s - chain_s - row_hbm_s);
+    softmax.row_cost = softmax_row_cost(profile, spec, shape);
   }
   passes.push_back(softmax);
   if (profile.safe_softmax_passes) {

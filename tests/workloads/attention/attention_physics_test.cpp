@@ -8,6 +8,7 @@
 
 #include "tests/support/shipped_hardware.hpp"
 #include "workloads/attention/attention_runner.hpp"
+#include "workloads/attention/flash_cta_program.hpp"
 #include "workloads/attention/paged_attention_v2.hpp"
 
 namespace tilesim::workloads {
@@ -240,25 +241,49 @@ TEST(AttentionPhysics, OwnSplitKvDefaultSplitsALongSequenceOfASkewedBatch) {
   EXPECT_EQ(simulate(even, spec).schedule, "flash_decoding:splits=16");
 }
 
-// Our unfused softmax runs a 256-thread CTA per row; an SM launches and
-// retires them no faster than one per softmax_cta_interval (0.44 us), so
-// short rows take at least rows / SMs of that, and longer rows (up to 512
-// keys here) not much more: the per-kernel times measured by ncu.
-TEST(AttentionPhysics, UnfusedSoftmaxRunsShortRowsAtTheSmsCtaRate) {
+// The softmax kernel of our unfused path (one sequence, `heads` x `keys` rows).
+gpu::KernelRecord unfused_softmax(const hw::HardwareSpec& spec, std::int64_t heads,
+                                  std::int64_t keys) {
+  AttentionWorkload workload = prefill(heads, heads, keys, "unfused");
+  workload.kernel = "tilesim_ref";
+  const WorkloadRun run = simulate(workload, spec);
+  const auto found =
+      std::find_if(run.result.kernels.begin(), run.result.kernels.end(),
+                   [](const gpu::KernelRecord& k) { return k.name.ends_with(".softmax"); });
+  EXPECT_NE(found, run.result.kernels.end());
+  return *found;
+}
+
+double us_per_row(const gpu::KernelRecord& k, std::int64_t rows) {
+  return (k.end - k.start).seconds() * 1e6 / static_cast<double>(rows);
+}
+
+// Our unfused softmax runs a 256-thread CTA per row, as masked_softmax.cu
+// launches it (8 resident a SM: no block of rows spills a partial wave), and
+// its rows share their SM's instruction issue: every warp's fixed work bounds
+// short rows, so 128 and 384 keys (one and two 256-key steps a pass) cost a
+// row about the same, while 1344 keys (six steps) cost a row clearly more.
+TEST(AttentionPhysics, UnfusedSoftmaxRunsACtaPerRowAtItsSmsIssueRate) {
   const hw::HardwareSpec spec = h100();
-  auto softmax_us = [&](std::int64_t keys) {
-    AttentionWorkload workload = prefill(32, 32, keys, "unfused");
-    workload.kernel = "tilesim_ref";
-    const WorkloadRun run = simulate(workload, spec);
-    const auto softmax =
-        std::find_if(run.result.kernels.begin(), run.result.kernels.end(),
-                     [](const gpu::KernelRecord& k) { return k.name.ends_with(".softmax"); });
-    EXPECT_NE(softmax, run.result.kernels.end());
-    return (softmax->end - softmax->start).seconds() * 1e6;
-  };
-  const double rows_per_sm = 32.0 * 384 / spec.sm.count;
-  EXPECT_GE(softmax_us(384), 0.9 * rows_per_sm * 0.44);
-  EXPECT_LE(softmax_us(384), 1.3 * rows_per_sm * 0.44);
+  const gpu::KernelRecord short_rows = unfused_softmax(spec, 32, 128);
+  EXPECT_EQ(short_rows.cta_count, 32 * 128);
+  EXPECT_EQ(short_rows.ctas_per_sm, 8);
+  const double mid_row_us = us_per_row(unfused_softmax(spec, 32, 384), 32 * 384);
+  EXPECT_NEAR(mid_row_us / us_per_row(short_rows, 32 * 128), 1.0, 0.15);
+  EXPECT_GE(us_per_row(unfused_softmax(spec, 32, 1344), 32 * 1344) / mid_row_us, 1.2);
+}
+
+// Past 16384 rows a launch the softmax's CTAs each run a few consecutive rows
+// (the simulation's cost stays bounded), each row paying what its own CTA
+// would: 4x the rows of a launch simulated exactly cost 4x the time, within
+// the last wave's granularity, on 4x fewer CTAs a row.
+TEST(AttentionPhysics, UnfusedSoftmaxPacksRowsAtTheirOwnCost) {
+  const hw::HardwareSpec spec = h100();
+  const gpu::KernelRecord exact = unfused_softmax(spec, 32, 512);
+  const gpu::KernelRecord packed = unfused_softmax(spec, 128, 512);
+  EXPECT_EQ(exact.cta_count, 32 * 512);
+  EXPECT_EQ(packed.cta_count, 32 * 512);
+  EXPECT_NEAR(us_per_row(packed, 128 * 512) / us_per_row(exact, 32 * 512), 1.0, 0.05);
 }
 
 TEST(AttentionPhysics, CompareRunsEveryVariantThatApplies) {
@@ -323,6 +348,35 @@ TEST(AttentionPhysics, WgmmaClassIsFasterThanMmaSyncClass) {
   AttentionWorkload cudnn = fa2;
   cudnn.kernel = "sdpa_cudnn";
   EXPECT_GT(simulate(fa2, spec).result.time_us(), 1.5 * simulate(cudnn, spec).result.time_us());
+}
+
+// Our Hopper kernel's first K/V block: S alone, then its softmax with no GEMM
+// of its warpgroup in flight (flash_forward_wgmma_kernel.cuh), so that block's
+// exponentials are all paid; the blocks after it hide theirs under the GEMMs
+// at d 128. Without the flag the first block hides them too.
+TEST(AttentionPhysics, OwnWgmmaKernelPaysItsFirstBlocksSoftmax) {
+  const hw::HardwareSpec spec = h100();
+  hw::AttentionProfile profile = spec.attention_profiles.at("tilesim_ref_wgmma");
+  ASSERT_TRUE(profile.first_block_softmax_exposed);
+  const FlashTile tile = flash_tile(profile, 128, hw::DataType::bf16);
+  const FlashWorkItem item{0, 0, 0, tile.query_rows, 0, 4 * tile.key_rows, 4 * tile.key_rows};
+  auto exponentials = [&](const hw::AttentionProfile& p) {
+    const FlashCtaProgramBuilder builder(tile, 1, spec, p);
+    gpu::CtaProgram program;
+    builder.add_main_loop(program, builder.begin_segment(program, item), item, true);
+    std::vector<double> per_block;
+    for (const gpu::CtaStep& step : program.steps) {
+      if (step.unit == gpu::ExecutionUnit::sfu) per_block.push_back(step.flops);
+    }
+    return per_block;
+  };
+  const std::vector<double> exposed = exponentials(profile);
+  ASSERT_EQ(exposed.size(), 4u);
+  const double block_exps = static_cast<double>(tile.query_rows) * (tile.key_rows + 1);
+  EXPECT_DOUBLE_EQ(exposed[0], block_exps);
+  EXPECT_DOUBLE_EQ(exposed[1], 0);
+  profile.first_block_softmax_exposed = false;
+  EXPECT_DOUBLE_EQ(exponentials(profile)[0], 0);
 }
 
 }  // namespace

@@ -1,0 +1,53 @@
+// Accuracy guard for attention on the H200 (docs/validation.md, "Attention"):
+// re-simulates attention validation 15, the first attention timings on an
+// H200, on the calibrated H200 file (h200_sxm.measured), as `tilesim compare
+// --hw h200_sxm.measured` does. Every attention profile was fitted on H100
+// data, so this file is held out: measured once (round 19) before that
+// round's model edits, not fitted on. The limits hold round 19's figures with
+// half a point of room (the lead's model before round 19 in parentheses);
+// the targets are written beside each.
+
+#include <gtest/gtest.h>
+
+#include "tests/validation/attention_accuracy_checks.hpp"
+
+namespace tilesim::validation {
+namespace {
+
+constexpr const char* kH200Measured = "h200_sxm.measured";
+
+// Our kernels (65 rows: 18 prefill shapes on both flash kernels and the
+// unfused path, 4 decode problems on 2-3 variants each).
+constexpr const char* kOwnMeasured15 =
+    "bench/measurements/h200_sxm_2026-11-28_attention_validation_15_ref.csv";
+constexpr OwnLimits kOwnLimits15{
+    65,
+    9.3,   // 8.8 (10.9); target 10
+    11.2,  // 10.7 (12.5), mma.sync flash and unfused
+    // 82.3 (81.5): unfused 36 x 333 keys d 128 fp16 (the one-element softmax
+    // path on a host-bound row); target 25 (not met).
+    82.8,
+    // 98.7 (105.5): the same row against our wgmma kernel; 20 of 36 within
+    // 15% (16). Target 15 on every shape (not met).
+    99.2,
+    0.99,  // 4 of 4 (4 of 4); target 0.85 (met)
+};
+
+// PyTorch SDPA's backends on 8 of its shapes (27 rows; round 19 leaves them
+// as they were): FA2 19.6%, cuDNN 9.5%, efficient 13.1% (3 rows), math
+// 11.5%, worst -53.1% (FA2 at 24 x 448 keys causal d 64), ratios worst 91.3%
+// (the same shape, FA2 vs math).
+constexpr const char* kSdpaMeasured15 =
+    "bench/measurements/h200_sxm_2026-11-28_attention_validation_15_sdpa.csv";
+constexpr SdpaLimits kSdpaLimits15{27, 20.1, 10.0, 13.6, 12.0, 53.6, 0.98, 91.8};
+
+TEST(H200AttentionAccuracy, OwnKernelsValidation15) {
+  expect_own_within(kOwnMeasured15, kOwnLimits15, {}, kH200Measured);
+}
+
+TEST(H200AttentionAccuracy, SdpaBackendsValidation15) {
+  expect_sdpa_within(kSdpaMeasured15, kSdpaLimits15, kH200Measured);
+}
+
+}  // namespace
+}  // namespace tilesim::validation
