@@ -181,6 +181,12 @@ TEST(L2ReuseModel, ReadersThatDriftApartShareOnlyInsideTheWindow) {
   // A CTA's own re-read, and readers in step (id 0), do not drift.
   EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100, follower), 0);
   EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100, L2Reader{}), 0);
+  // A part of the leader's next to the follower's read (adjacent, no
+  // overlap) lends it no hits: all its bytes miss. The parts still merge into
+  // one, the follower's, whose re-read of both hits.
+  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 4, 400, leader), 400);
+  EXPECT_DOUBLE_EQ(l2.read(kB, 4, 8, 400, follower), 400);
+  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 8, 800, follower), 0);
 }
 
 TEST(L2ReuseModel, YoungReadersShareAlmostAll) {
