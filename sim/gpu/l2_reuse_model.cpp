@@ -102,7 +102,10 @@ double L2ReuseModel::read(const BlockKey& key, std::int64_t part_begin, std::int
   return missed_bytes;
 }
 
+// A step that writes nothing (a main-loop step) leaves no use: a use of no
+// bytes would move no distance, only lengthen the stack the frontier walks.
 void L2ReuseModel::write(double bytes) {
+  if (bytes == 0) return;
   filled_bytes_ += bytes;
   use(bytes);
 }

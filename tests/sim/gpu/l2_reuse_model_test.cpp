@@ -115,6 +115,20 @@ namespace {
 
 // Split-K slices and Stream-K units read disjoint k-ranges of one panel chunk:
 // each range comes from HBM once, an overlap is only partly a hit.
+// Steps that write nothing (main-loop steps) move no block down the stack:
+// the block at the edge of capacity stays resident however many there are.
+TEST(L2ReuseModel, WritesOfNoBytesMoveNothing) {
+  L2ReuseModel l2(1000);
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 400), 400);
+  for (int step = 0; step < 100; ++step) l2.write(0);
+  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 1, 599), 599);
+  for (int step = 0; step < 100; ++step) l2.write(0);
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 400), 0);  // 599 bytes above it
+  EXPECT_DOUBLE_EQ(l2.filled_bytes(), 999);
+  l2.write(601);
+  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 1, 599), 599);  // 1,001 bytes above it
+}
+
 TEST(L2ReuseModel, DisjointPartsOfABlockMissSeparately) {
   L2ReuseModel l2(1e9);
   const BlockKey chunk{1, 3, 0};
