@@ -16,9 +16,16 @@ std::int64_t round_up(std::int64_t value, std::int64_t unit) {
 BlockScheduler::BlockScheduler(const hw::SmSpec& sm)
     : spec_(sm),
       empty_({sm.max_threads, sm.registers,
-              static_cast<std::int64_t>(sm.shared_memory.capacity_bytes), sm.max_ctas}) {
-  sms_.assign(sm.count, empty_);
-  slot_taken_.assign(static_cast<std::size_t>(sm.count) * sm.max_ctas, false);
+              static_cast<std::int64_t>(sm.shared_memory.capacity_bytes), sm.max_ctas}) {}
+
+// Most schedulers answer ctas_per_sm alone (lowering, cost and load estimates,
+// every candidate of a search), which needs the empty SM only: the per-SM
+// pools are built at the first question about room (132 pools, ~18,000
+// instructions, 68 times in 1536^3 `auto`).
+void BlockScheduler::build_sms() const {
+  if (!sms_.empty()) return;
+  sms_.assign(spec_.count, empty_);
+  slot_taken_.assign(static_cast<std::size_t>(spec_.count) * spec_.max_ctas, false);
 }
 
 CtaDemand BlockScheduler::demand_of(const CtaFootprint& footprint) const {
@@ -39,6 +46,7 @@ int BlockScheduler::ctas_per_sm(const CtaFootprint& footprint) const {
 // common case) and refreshed per SM as CTAs come and go.
 void BlockScheduler::use_demand(const CtaDemand& demand) const {
   if (demand == room_demand_) return;
+  build_sms();
   room_demand_ = demand;
   const std::size_t words = (sms_.size() + 63) / 64;
   sms_by_room_.assign(static_cast<std::size_t>(empty_.headroom(demand)) + 1,

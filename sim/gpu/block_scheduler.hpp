@@ -37,8 +37,10 @@ class BlockScheduler {
  private:
   hw::SmSpec spec_;
   sim::CapacityPool empty_;  // one SM with nothing resident
-  std::vector<sim::CapacityPool> sms_;
-  std::vector<bool> slot_taken_;  // sm x max_ctas + slot: one allocation per scheduler
+  // Built with the first demand asked about (build_sms): empty until then.
+  mutable std::vector<sim::CapacityPool> sms_;
+  mutable std::vector<bool> slot_taken_;  // sm x max_ctas + slot: one allocation per scheduler
+  void build_sms() const;
   void use_demand(const CtaDemand& demand) const;
   void refresh_room(int sm);
   void set_room(std::size_t sm, std::int64_t room) const;

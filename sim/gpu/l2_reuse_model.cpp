@@ -65,6 +65,8 @@ double L2ReuseModel::read(const BlockKey& key, std::int64_t part_begin, std::int
   // the stack, and the merged part goes on top, after the parts kept. The
   // parts are compacted in place: a read costs no moves of the parts it
   // keeps where they are.
+  // A part the read does not overlap adds nothing to `covered` (0 x a share in
+  // [0, 1]), so its drift share is not asked for.
   double covered = 0;
   ResidentPart merged{part_begin, part_end, bytes, 0, reader, now_s_ - reader.start_s};
   std::size_t kept = 0;
@@ -73,8 +75,10 @@ double L2ReuseModel::read(const BlockKey& key, std::int64_t part_begin, std::int
     if (!resident(part)) continue;
     const std::int64_t overlap =
         std::max<std::int64_t>(0, std::min(part_end, part.end) - std::max(part_begin, part.begin));
-    const double share = drifts_apart(part, reader) ? in_step_share(part, reader) : 1.0;
-    covered += static_cast<double>(overlap) * share;
+    if (overlap > 0) {
+      const double share = drifts_apart(part, reader) ? in_step_share(part, reader) : 1.0;
+      covered += static_cast<double>(overlap) * share;
+    }
     if (part.end < merged.begin || part.begin > merged.end) {
       if (kept != index) parts[kept] = part;
       ++kept;
@@ -98,7 +102,10 @@ double L2ReuseModel::read(const BlockKey& key, std::int64_t part_begin, std::int
   return missed_bytes;
 }
 
+// A step that writes nothing (a main-loop step) leaves no use: a use of no
+// bytes would move no distance, only lengthen the stack the frontier walks.
 void L2ReuseModel::write(double bytes) {
+  if (bytes == 0) return;
   filled_bytes_ += bytes;
   use(bytes);
 }

@@ -168,5 +168,21 @@ TEST(BlockScheduler, RoomIsCountedForEachFootprintAgainstWhatIsLeft) {
   EXPECT_EQ(placement->sm, 1);
 }
 
+// The SMs' pools are built at the first question about room, whichever it is:
+// an occupancy question before it, or a placement as the first, finds every SM
+// empty.
+TEST(BlockScheduler, TheFirstRoomQuestionFindsEverySmEmpty) {
+  BlockScheduler asked_room(small_sm());
+  const CtaDemand big = asked_room.demand_of(footprint(1024, 16, 0));
+  EXPECT_EQ(asked_room.ctas_per_sm(footprint(1024, 16, 0)), 2);
+  EXPECT_TRUE(has_exactly_free_places(asked_room, big, 8));
+  BlockScheduler placed(small_sm());
+  const std::optional<CtaPlacement> first = placed.place(big);
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->sm, 0);
+  EXPECT_EQ(first->slot, 0);
+  EXPECT_TRUE(has_exactly_free_places(placed, big, 7));
+}
+
 }  // namespace
 }  // namespace tilesim::gpu

@@ -115,6 +115,20 @@ namespace {
 
 // Split-K slices and Stream-K units read disjoint k-ranges of one panel chunk:
 // each range comes from HBM once, an overlap is only partly a hit.
+// Steps that write nothing (main-loop steps) move no block down the stack:
+// the block at the edge of capacity stays resident however many there are.
+TEST(L2ReuseModel, WritesOfNoBytesMoveNothing) {
+  L2ReuseModel l2(1000);
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 400), 400);
+  for (int step = 0; step < 100; ++step) l2.write(0);
+  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 1, 599), 599);
+  for (int step = 0; step < 100; ++step) l2.write(0);
+  EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 400), 0);  // 599 bytes above it
+  EXPECT_DOUBLE_EQ(l2.filled_bytes(), 999);
+  l2.write(601);
+  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 1, 599), 599);  // 1,001 bytes above it
+}
+
 TEST(L2ReuseModel, DisjointPartsOfABlockMissSeparately) {
   L2ReuseModel l2(1e9);
   const BlockKey chunk{1, 3, 0};
@@ -181,6 +195,12 @@ TEST(L2ReuseModel, ReadersThatDriftApartShareOnlyInsideTheWindow) {
   // A CTA's own re-read, and readers in step (id 0), do not drift.
   EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100, follower), 0);
   EXPECT_DOUBLE_EQ(l2.read(kA, 0, 1, 100, L2Reader{}), 0);
+  // A part of the leader's next to the follower's read (adjacent, no
+  // overlap) lends it no hits: all its bytes miss. The parts still merge into
+  // one, the follower's, whose re-read of both hits.
+  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 4, 400, leader), 400);
+  EXPECT_DOUBLE_EQ(l2.read(kB, 4, 8, 400, follower), 400);
+  EXPECT_DOUBLE_EQ(l2.read(kB, 0, 8, 800, follower), 0);
 }
 
 TEST(L2ReuseModel, YoungReadersShareAlmostAll) {
