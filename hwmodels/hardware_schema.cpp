@@ -337,16 +337,6 @@ config::Schema<KernelProfile> kernel_profile_schema() {
                       "and the memory latency this sets the loads' rate. 0: the aligned main "
                       "loop is used for them."),
         into(&P::unaligned_bytes_in_flight_per_thread));
-  s.add(Param::number("persistent_unaligned_bytes_in_flight_per_thread")
-            .range(0, 1024)
-            .default_to("0")
-            .by_gpu()
-            .describe("unaligned_bytes_in_flight_per_thread for the kernel's persistent build "
-                      "(the Stream-K schedules and persistent data-parallel, whose CTAs loop "
-                      "over work units): its loop state takes registers, so the compiler may "
-                      "keep fewer gathered loads in flight. 0: "
-                      "unaligned_bytes_in_flight_per_thread."),
-        into(&P::persistent_unaligned_bytes_in_flight_per_thread));
   s.add(Param::number("misaligned_row_read_factor")
             .range(1, 4)
             .default_to("1")

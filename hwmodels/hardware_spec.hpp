@@ -176,10 +176,6 @@ struct KernelProfile {
   // them through registers, not overlapped with the MMAs (no cp.async or TMA
   // pipeline); 0 = the kernel's aligned main loop is used for them.
   double unaligned_bytes_in_flight_per_thread = 0;
-  // The same for the kernel's persistent build (Stream-K, persistent
-  // data-parallel: a CTA loops over work units), which holds its loop state
-  // in registers and may keep fewer loads in flight; 0 = the value above.
-  double persistent_unaligned_bytes_in_flight_per_thread = 0;
   // Operands whose rows are 16-byte but not 128-byte aligned: their 128-byte
   // row segments straddle two L2 lines; reads cost this multiple of their
   // bytes (1 = none).

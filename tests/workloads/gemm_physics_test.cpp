@@ -184,28 +184,5 @@ TEST(GemmPhysics, TheFinishersReadTakesCollectLoadsInFlight) {
   EXPECT_LT(eight_us, 0.97 * one_us);
 }
 
-// Rows that are not 16-byte aligned (k odd) take the gathered main loop: the
-// persistent build (persistent data-parallel, Stream-K) at its own bytes in
-// flight, the data-parallel build at the plain value.
-TEST(GemmPhysics, ThePersistentBuildGathersUnalignedRowsAtItsOwnRate) {
-  const auto time_us = [](const GemmWorkload& workload, const char* persistent_bytes) {
-    return simulate(
-               workload,
-               load_h100({{"kernels.tilesim_ref.persistent_unaligned_bytes_in_flight_per_thread",
-                           persistent_bytes}}))
-        .result.time_us();
-  };
-  GemmWorkload data_parallel = bf16_gemm(1531, 1913, 3011);
-  data_parallel.kernel = "tilesim_ref";
-  data_parallel.schedule = "data_parallel";
-  GemmWorkload persistent = data_parallel;
-  persistent.persistent = true;
-  GemmWorkload stream_k = data_parallel;
-  stream_k.schedule = "stream_k";
-  EXPECT_LT(time_us(persistent, "16"), 0.9 * time_us(persistent, "8"));
-  EXPECT_LT(time_us(stream_k, "16"), 0.9 * time_us(stream_k, "8"));
-  EXPECT_DOUBLE_EQ(time_us(data_parallel, "16"), time_us(data_parallel, "8"));
-}
-
 }  // namespace
 }  // namespace tilesim::workloads

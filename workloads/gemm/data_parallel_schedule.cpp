@@ -16,9 +16,7 @@ class DataParallelPrograms final : public gpu::CtaProgramSource {
  public:
   DataParallelPrograms(const GemmWorkload& workload, const hw::KernelProfile& config,
                        std::int64_t persistent_ctas)
-      : builder_(
-            workload.problem, config, workload.fusion,
-            workload.persistent ? GemmKernelBuild::persistent : GemmKernelBuild::one_unit_per_cta),
+      : builder_(workload.problem, config, workload.fusion),
         rasterizer_(builder_.tile_rows(), builder_.tile_cols(), config.swizzle,
                     workload.persistent ? hw::ClusterShape{1, 1} : config.cluster),
         grid_ctas_(workload.persistent

@@ -43,22 +43,16 @@ double read_factor(std::int64_t row_elements, const GemmProblem& problem,
   return row_128_byte_aligned(row_elements, problem) ? 1.0 : kernel.misaligned_row_read_factor;
 }
 
-double unaligned_bytes_in_flight(const GemmProblem& problem, const hw::KernelProfile& kernel,
-                                 GemmKernelBuild build) {
+double unaligned_bytes_in_flight(const GemmProblem& problem, const hw::KernelProfile& kernel) {
   if (kernel.unaligned_bytes_in_flight_per_thread <= 0 || rows_16_byte_aligned(problem)) return 0;
-  const bool own_persistent_value = build == GemmKernelBuild::persistent &&
-                                    kernel.persistent_unaligned_bytes_in_flight_per_thread > 0;
-  return kernel.warps * kThreadsPerWarp *
-         (own_persistent_value ? kernel.persistent_unaligned_bytes_in_flight_per_thread
-                               : kernel.unaligned_bytes_in_flight_per_thread);
+  return kernel.warps * kThreadsPerWarp * kernel.unaligned_bytes_in_flight_per_thread;
 }
 
 }  // namespace
 
 GemmCtaProgramBuilder::GemmCtaProgramBuilder(const GemmProblem& problem,
                                              const hw::KernelProfile& kernel,
-                                             std::shared_ptr<const GemmFusion> fusion,
-                                             GemmKernelBuild build)
+                                             std::shared_ptr<const GemmFusion> fusion)
     : problem_(problem),
       kernel_(kernel),
       fusion_(std::move(fusion)),
@@ -67,7 +61,7 @@ GemmCtaProgramBuilder::GemmCtaProgramBuilder(const GemmProblem& problem,
       tile_cols_(ceil_div(problem.n, kernel.tile_n)),
       k_blocks_(ceil_div(problem.k, kernel.tile_k)),
       chunk_blocks_(ceil_div(k_blocks_, kMaxChunksPerPanel)),
-      unaligned_bytes_in_flight_(unaligned_bytes_in_flight(problem, kernel, build)),
+      unaligned_bytes_in_flight_(unaligned_bytes_in_flight(problem, kernel)),
       // Rows not 16-byte aligned take the gathered loop, which the factor is not for.
       a_read_factor_(unaligned_bytes_in_flight_ > 0 ? 1 : read_factor(problem.k, problem, kernel)),
       b_read_factor_(unaligned_bytes_in_flight_ > 0 ? 1 : read_factor(problem.n, problem, kernel)) {

@@ -23,18 +23,12 @@
 
 namespace tilesim::workloads {
 
-// Which build of the kernel runs the launch: one work unit per CTA, or the
-// persistent scheduler's (Stream-K, persistent data-parallel), whose loop over
-// units holds registers the unaligned main loop could otherwise load into.
-enum class GemmKernelBuild { one_unit_per_cta, persistent };
-
 class GemmCtaProgramBuilder {
  public:
   // `fusion` (from a kernel graph) names the GEMM's tensors and the work fused
   // into its main loop and epilogue.
   GemmCtaProgramBuilder(const GemmProblem& problem, const hw::KernelProfile& kernel,
-                        std::shared_ptr<const GemmFusion> fusion = nullptr,
-                        GemmKernelBuild build = GemmKernelBuild::one_unit_per_cta);
+                        std::shared_ptr<const GemmFusion> fusion = nullptr);
 
   std::int64_t tile_rows() const { return tile_rows_; }
   std::int64_t tile_cols() const { return tile_cols_; }
