@@ -266,6 +266,7 @@ void FluidNetwork::freeze(std::uint32_t flow_index, double level, ResourceId lim
 std::size_t FluidNetwork::freeze_flows_on_saturated_resources(double level) {
   reached_full_.clear();
   for (ResourceId id : newly_full_) {
+    simulator_.charge(resource_flows_[id].size());
     for (std::uint32_t index : resource_flows_[id]) {
       Flow& flow = flows_[index];
       if (flow.frozen || flow.frozen_by_resource) continue;
@@ -275,7 +276,9 @@ std::size_t FluidNetwork::freeze_flows_on_saturated_resources(double level) {
   }
   if (newly_full_.size() > 1) {
     const std::size_t count = reached_full_.size();
-    if (count * static_cast<std::size_t>(std::bit_width(count)) < unfrozen_.size()) {
+    const auto sort_cost = count * static_cast<std::size_t>(std::bit_width(count));
+    simulator_.charge(std::min(sort_cost, unfrozen_.size()));
+    if (sort_cost < unfrozen_.size()) {
       std::sort(reached_full_.begin(), reached_full_.end());
     } else {
       reached_full_.clear();
@@ -305,8 +308,7 @@ std::size_t FluidNetwork::freeze_flows_at_caps(double level) {
   const double reached = level * (1 + kRelativeSlack);
   while (!caps_.empty() && caps_.front().first <= reached) {
     const auto [cap, index] = caps_.front();
-    std::pop_heap(caps_.begin(), caps_.end(), std::greater<>{});
-    caps_.pop_back();
+    pop_cap();
     if (flows_[index].frozen) continue;
     freeze(index, cap, flows_[index].cap_limit);
     ++frozen;
@@ -314,11 +316,16 @@ std::size_t FluidNetwork::freeze_flows_at_caps(double level) {
   return frozen;
 }
 
+void FluidNetwork::pop_cap() {
+  simulator_.charge(kHeapOperations);
+  std::pop_heap(caps_.begin(), caps_.end(), std::greater<>{});
+  caps_.pop_back();
+}
+
 // The lowest cap among the flows still filling.
 double FluidNetwork::lowest_filling_cap() {
   while (!caps_.empty() && flows_[caps_.front().second].frozen) {
-    std::pop_heap(caps_.begin(), caps_.end(), std::greater<>{});
-    caps_.pop_back();
+    pop_cap();
   }
   return caps_.empty() ? kUncapped : caps_.front().first;
 }
@@ -343,11 +350,12 @@ void FluidNetwork::recompute_all_rates() {
   double fill_level = 0;  // where the first shared resource filled
   // Charged to the simulator's effort: with many shared resources filling at
   // different levels, rounds times resources grows as the square of the flows.
-  // collect_demands, the folding of private resources and the usage at the end
-  // each visit every active flow's demands.
+  // collect_demands, the folding of private resources, the heap of caps and
+  // the usage at the end each visit every active flow's demands.
   simulator_.charge(flows_.size() + 3 * unfrozen_demands_);
   while (filling > 0) {
-    simulator_.charge(2 * shared_.size());
+    // The open resources are visited three times a round.
+    simulator_.charge(3 * open_resources_.size());
     // Only shared resources still filling are visited; one whose flows all
     // froze (weight 0) or that is full stays out for the rest of the fill.
     double resource_level = kUncapped;
@@ -374,8 +382,6 @@ void FluidNetwork::recompute_all_rates() {
     level = new_level;
     std::size_t frozen = freeze_flows_at_caps(level);
     if (filled) {
-      // Every unfrozen flow's demands are looked at.
-      simulator_.charge(unfrozen_demands_);
       if (fill_level == 0) fill_level = level;
       frozen += freeze_flows_on_saturated_resources(level);
     }

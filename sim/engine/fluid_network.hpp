@@ -170,6 +170,7 @@ class FluidNetwork {
   void recompute_all_rates();
   void collect_demands();
   void fold_private_resources_into_caps();
+  void pop_cap();
   double lowest_filling_cap();
   std::size_t freeze_flows_at_caps(double level);
   std::size_t freeze_flows_on_saturated_resources(double level);
