@@ -301,11 +301,20 @@ std::size_t FluidNetwork::freeze_flows_on_saturated_resources(double level) {
 
 // The filling flows whose cap the level reached, in the order of (cap, flow):
 // the shared resources' weights lose the flows' demands in this order, and
-// their rounding is part of every later result. `caps_` is a min-heap of
-// (cap, flow); flows frozen on a full resource leave it when they reach its top.
+// their rounding is part of every later result.
 std::size_t FluidNetwork::freeze_flows_at_caps(double level) {
-  std::size_t frozen = 0;
   const double reached = level * (1 + kRelativeSlack);
+  if (!caps_in_heap_) {
+    reached_caps_.clear();
+    for (std::uint32_t index : filling_) {
+      if (flows_[index].level_cap <= reached)
+        reached_caps_.push_back({flows_[index].level_cap, index});
+    }
+    std::sort(reached_caps_.begin(), reached_caps_.end());
+    for (const auto& [cap, index] : reached_caps_) freeze(index, cap, flows_[index].cap_limit);
+    return reached_caps_.size();
+  }
+  std::size_t frozen = 0;
   while (!caps_.empty() && caps_.front().first <= reached) {
     const auto [cap, index] = caps_.front();
     pop_cap();
@@ -324,26 +333,45 @@ void FluidNetwork::pop_cap() {
 
 // The lowest cap among the flows still filling.
 double FluidNetwork::lowest_filling_cap() {
-  while (!caps_.empty() && flows_[caps_.front().second].frozen) {
-    pop_cap();
+  if (!caps_in_heap_) {
+    simulator_.charge(filling_.size());
+    double lowest = kUncapped;
+    for (std::uint32_t index : filling_) lowest = std::min(lowest, flows_[index].level_cap);
+    return lowest;
   }
+  while (!caps_.empty() && flows_[caps_.front().second].frozen) pop_cap();
   return caps_.empty() ? kUncapped : caps_.front().first;
+}
+
+// After a round: the flows still filling are either scanned again (cheap when
+// the rounds are few) or, from round log2(flows) on, kept in a min-heap of
+// (cap, flow) whose frozen entries leave when they reach its top.
+void FluidNetwork::keep_filling_caps(std::size_t rounds) {
+  if (caps_in_heap_) return;
+  simulator_.charge(filling_.size());
+  std::erase_if(filling_, [this](std::uint32_t index) { return flows_[index].frozen; });
+  if (rounds < static_cast<std::size_t>(std::bit_width(unfrozen_.size()))) return;
+  caps_.clear();
+  for (std::uint32_t index : filling_) caps_.push_back({flows_[index].level_cap, index});
+  std::make_heap(caps_.begin(), caps_.end(), std::greater<>{});
+  caps_in_heap_ = true;
 }
 
 // Progressive filling: raise the rate of every unfrozen flow together until a
 // resource fills or a flow reaches its cap; freeze those flows; repeat.
 // A resource only one flow uses is just a cap on that flow, so it is folded
-// into the flow's cap: only shared resources are scanned per round. The flows
-// are kept in a heap by cap, so a round finds the lowest cap and the caps it
-// reached at the top, and a resource that fills freezes only its own flows:
-// with a full resource per SM a recomputation has as many rounds as SMs.
+// into the flow's cap: only shared resources are scanned per round. A round
+// finds the lowest cap and the caps it reached by a scan of the filling flows,
+// or from a heap once the rounds are many, and a resource that fills freezes
+// only its own flows: with a full resource per SM a recomputation has as many
+// rounds as SMs.
 void FluidNetwork::recompute_all_rates() {
   ++counts_.full_recomputations;
   collect_demands();
   fold_private_resources_into_caps();
-  caps_.clear();
-  for (std::uint32_t index : unfrozen_) caps_.push_back({flows_[index].level_cap, index});
-  std::make_heap(caps_.begin(), caps_.end(), std::greater<>{});
+  filling_.assign(unfrozen_.begin(), unfrozen_.end());
+  caps_in_heap_ = false;
+  std::size_t rounds = 0;
   std::size_t filling = unfrozen_.size();
   open_resources_.assign(shared_.begin(), shared_.end());
   double level = 0;
@@ -387,6 +415,7 @@ void FluidNetwork::recompute_all_rates() {
     }
     if (frozen == 0) throw std::logic_error("FluidNetwork: progressive filling made no progress");
     filling -= frozen;
+    keep_filling_caps(++rounds);
   }
   for (ResourceId id : touched_) resources_[id].usage = 0;
   for (std::uint32_t index : unfrozen_) {
