@@ -1,6 +1,7 @@
 #include "sim/engine/fluid_network.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <stdexcept>
 
@@ -197,7 +198,9 @@ void FluidNetwork::set_rate(std::uint32_t flow_index, double rate, ResourceId li
 }
 
 void FluidNetwork::collect_demands() {
+  if (resource_flows_.size() < resources_.size()) resource_flows_.resize(resources_.size());
   for (ResourceId id : touched_) {
+    resource_flows_[id].clear();
     Resource& resource = resources_[id];
     resource.remaining = 0;
     resource.weight = 0;
@@ -223,6 +226,7 @@ void FluidNetwork::collect_demands() {
       }
       if (++resource.flow_count == 2) shared_.push_back(demand.resource);
       resource.weight += demand.amount / flow.fair_size;
+      resource_flows_[demand.resource].push_back(index);
     }
   }
 }
@@ -254,91 +258,164 @@ void FluidNetwork::freeze(std::uint32_t flow_index, double level, ResourceId lim
   set_rate(flow_index, level / flow.fair_size, limit);
 }
 
+// Only the flows of the resources that filled this round are looked at: every
+// flow of a resource that filled earlier froze in that round. They freeze in
+// slot order, as a scan of every filling flow would have met them: one
+// resource's list is in slot order already; several are marked (a flow may use
+// two of them) and put in order by a sort, or by a scan when they are many.
 std::size_t FluidNetwork::freeze_flows_on_saturated_resources(double level) {
-  std::size_t frozen = 0;
-  for (std::uint32_t index : filling_) {
+  reached_full_.clear();
+  for (ResourceId id : newly_full_) {
+    simulator_.charge(resource_flows_[id].size());
+    for (std::uint32_t index : resource_flows_[id]) {
+      Flow& flow = flows_[index];
+      if (flow.frozen || flow.frozen_by_resource) continue;
+      flow.frozen_by_resource = true;
+      reached_full_.push_back(index);
+    }
+  }
+  if (newly_full_.size() > 1) {
+    const std::size_t count = reached_full_.size();
+    const auto sort_cost = count * static_cast<std::size_t>(std::bit_width(count));
+    simulator_.charge(std::min(sort_cost, unfrozen_.size()));
+    if (sort_cost < unfrozen_.size()) {
+      std::sort(reached_full_.begin(), reached_full_.end());
+    } else {
+      reached_full_.clear();
+      for (std::uint32_t index : unfrozen_) {
+        if (flows_[index].frozen_by_resource && !flows_[index].frozen)
+          reached_full_.push_back(index);
+      }
+    }
+  }
+  for (std::uint32_t index : reached_full_) {
     const Flow& flow = flows_[index];
-    if (flow.frozen) continue;
     // Of several full resources, the first it demands is named its limit.
     const auto full = std::find_if(
         flow.demands.begin(), flow.demands.end(),
         [this](const FlowDemand& demand) { return resources_[demand.resource].saturated; });
-    if (full != flow.demands.end()) {
-      freeze(index, level, full->resource);
-      flows_[index].frozen_by_resource = true;
-      ++frozen;
+    freeze(index, level, full->resource);
+  }
+  return reached_full_.size();
+}
+
+// The filling flows whose cap the level reached, in the order of (cap, flow):
+// the shared resources' weights lose the flows' demands in this order, and
+// their rounding is part of every later result.
+std::size_t FluidNetwork::freeze_flows_at_caps(double level) {
+  const double reached = level * (1 + kRelativeSlack);
+  if (!caps_in_heap_) {
+    reached_caps_.clear();
+    for (std::uint32_t index : filling_) {
+      if (flows_[index].level_cap <= reached)
+        reached_caps_.push_back({flows_[index].level_cap, index});
     }
+    std::sort(reached_caps_.begin(), reached_caps_.end());
+    for (const auto& [cap, index] : reached_caps_) freeze(index, cap, flows_[index].cap_limit);
+    return reached_caps_.size();
+  }
+  std::size_t frozen = 0;
+  while (!caps_.empty() && caps_.front().first <= reached) {
+    const auto [cap, index] = caps_.front();
+    pop_cap();
+    if (flows_[index].frozen) continue;
+    freeze(index, cap, flows_[index].cap_limit);
+    ++frozen;
   }
   return frozen;
 }
 
-std::size_t FluidNetwork::freeze_flows_at_caps(double level) {
-  // In the order of (cap, flow), as a heap of caps pops them: the shared
-  // resources' weights lose the flows' demands in this order, and their
-  // rounding is part of every later result.
-  reached_caps_.clear();
-  for (std::uint32_t index : filling_) {
-    const Flow& flow = flows_[index];
-    if (flow.level_cap <= level * (1 + kRelativeSlack))
-      reached_caps_.push_back({flow.level_cap, index});
+void FluidNetwork::pop_cap() {
+  simulator_.charge(kHeapOperations);
+  std::pop_heap(caps_.begin(), caps_.end(), std::greater<>{});
+  caps_.pop_back();
+}
+
+// The lowest cap among the flows still filling.
+double FluidNetwork::lowest_filling_cap() {
+  if (!caps_in_heap_) {
+    simulator_.charge(filling_.size());
+    double lowest = kUncapped;
+    for (std::uint32_t index : filling_) lowest = std::min(lowest, flows_[index].level_cap);
+    return lowest;
   }
-  std::sort(reached_caps_.begin(), reached_caps_.end());
-  for (const auto& [cap, index] : reached_caps_) freeze(index, cap, flows_[index].cap_limit);
-  return reached_caps_.size();
+  while (!caps_.empty() && flows_[caps_.front().second].frozen) pop_cap();
+  return caps_.empty() ? kUncapped : caps_.front().first;
+}
+
+// After a round: the flows still filling are either scanned again (cheap when
+// the rounds are few) or, from round log2(flows) on, kept in a min-heap of
+// (cap, flow) whose frozen entries leave when they reach its top.
+void FluidNetwork::keep_filling_caps(std::size_t rounds) {
+  if (caps_in_heap_) return;
+  simulator_.charge(filling_.size());
+  std::erase_if(filling_, [this](std::uint32_t index) { return flows_[index].frozen; });
+  if (rounds < static_cast<std::size_t>(std::bit_width(unfrozen_.size()))) return;
+  caps_.clear();
+  for (std::uint32_t index : filling_) caps_.push_back({flows_[index].level_cap, index});
+  std::make_heap(caps_.begin(), caps_.end(), std::greater<>{});
+  caps_in_heap_ = true;
 }
 
 // Progressive filling: raise the rate of every unfrozen flow together until a
 // resource fills or a flow reaches its cap; freeze those flows; repeat.
 // A resource only one flow uses is just a cap on that flow, so it is folded
-// into the flow's cap: only shared resources are scanned per round. The flows
-// still filling are scanned for the lowest cap each round (a few rounds a
-// recomputation, and most flows freeze in the first fill), which costs less
-// than a heap of caps whose frozen entries are popped one by one.
+// into the flow's cap: only shared resources are scanned per round. A round
+// finds the lowest cap and the caps it reached by a scan of the filling flows,
+// or from a heap once the rounds are many, and a resource that fills freezes
+// only its own flows: with a full resource per SM a recomputation has as many
+// rounds as SMs.
 void FluidNetwork::recompute_all_rates() {
   ++counts_.full_recomputations;
   collect_demands();
   fold_private_resources_into_caps();
   filling_.assign(unfrozen_.begin(), unfrozen_.end());
+  caps_in_heap_ = false;
+  std::size_t rounds = 0;
+  std::size_t filling = unfrozen_.size();
+  open_resources_.assign(shared_.begin(), shared_.end());
   double level = 0;
   double fill_level = 0;  // where the first shared resource filled
   // Charged to the simulator's effort: with many shared resources filling at
   // different levels, rounds times resources grows as the square of the flows.
-  // collect_demands, the folding of private resources and the usage at the end
-  // each visit every active flow's demands.
+  // collect_demands, the folding of private resources, the heap of caps and
+  // the usage at the end each visit every active flow's demands.
   simulator_.charge(flows_.size() + 3 * unfrozen_demands_);
-  while (!filling_.empty()) {
-    simulator_.charge(2 * shared_.size());
+  while (filling > 0) {
+    // The open resources are visited three times a round.
+    simulator_.charge(3 * open_resources_.size());
+    // Only shared resources still filling are visited; one whose flows all
+    // froze (weight 0) or that is full stays out for the rest of the fill.
     double resource_level = kUncapped;
-    for (ResourceId id : shared_) {
+    std::erase_if(open_resources_, [this](ResourceId id) {
       const Resource& resource = resources_[id];
-      if (!resource.saturated && resource.weight > 0) {
-        resource_level = std::min(resource_level, level + resource.remaining / resource.weight);
-      }
+      return resource.saturated || resource.weight <= 0;
+    });
+    for (ResourceId id : open_resources_) {
+      const Resource& resource = resources_[id];
+      resource_level = std::min(resource_level, level + resource.remaining / resource.weight);
     }
-    double cap_level = kUncapped;
-    for (std::uint32_t index : filling_) cap_level = std::min(cap_level, flows_[index].level_cap);
-    const double new_level = std::min(resource_level, cap_level);
+    const double new_level = std::min(resource_level, lowest_filling_cap());
     // A resource can fill (within the slack) on a step that a cap set, too.
-    bool filled = false;
-    for (ResourceId id : shared_) {
+    newly_full_.clear();
+    for (ResourceId id : open_resources_) {
       Resource& resource = resources_[id];
-      if (resource.saturated || resource.weight <= 0) continue;
       resource.remaining -= (new_level - level) * resource.weight;
       if (resource.remaining <= kRelativeSlack * resource.capacity) {
         resource.saturated = true;
-        filled = true;
+        newly_full_.push_back(id);
       }
     }
+    const bool filled = !newly_full_.empty();
     level = new_level;
     std::size_t frozen = freeze_flows_at_caps(level);
     if (filled) {
-      // Every unfrozen flow's demands are looked at.
-      simulator_.charge(unfrozen_demands_);
       if (fill_level == 0) fill_level = level;
       frozen += freeze_flows_on_saturated_resources(level);
     }
     if (frozen == 0) throw std::logic_error("FluidNetwork: progressive filling made no progress");
-    std::erase_if(filling_, [this](std::uint32_t index) { return flows_[index].frozen; });
+    filling -= frozen;
+    keep_filling_caps(++rounds);
   }
   for (ResourceId id : touched_) resources_[id].usage = 0;
   for (std::uint32_t index : unfrozen_) {

@@ -170,6 +170,9 @@ class FluidNetwork {
   void recompute_all_rates();
   void collect_demands();
   void fold_private_resources_into_caps();
+  void pop_cap();
+  void keep_filling_caps(std::size_t rounds);
+  double lowest_filling_cap();
   std::size_t freeze_flows_at_caps(double level);
   std::size_t freeze_flows_on_saturated_resources(double level);
   void freeze(std::uint32_t flow_index, double rate, ResourceId limit);
@@ -212,8 +215,14 @@ class FluidNetwork {
   // Scratch of a full recomputation.
   std::vector<std::uint32_t> unfrozen_;
   std::size_t unfrozen_demands_ = 0;    // demands of the flows in unfrozen_, for Simulator::charge
-  std::vector<std::uint32_t> filling_;  // the unfrozen flows not yet frozen, in slot order
+  std::vector<std::uint32_t> filling_;  // the flows not yet frozen, in slot order
   std::vector<std::pair<double, std::uint32_t>> reached_caps_;  // (level cap, flow) of one round
+  std::vector<std::pair<double, std::uint32_t>> caps_;          // min-heap of (level cap, flow)
+  bool caps_in_heap_ = false;  // the filling flows' caps are in caps_, not scanned in filling_
+  std::vector<std::vector<std::uint32_t>> resource_flows_;  // by resource: its flows, slot order
+  std::vector<ResourceId> open_resources_;   // shared, neither full nor left without flows
+  std::vector<ResourceId> newly_full_;       // the shared resources one round filled
+  std::vector<std::uint32_t> reached_full_;  // their unfrozen flows
   std::vector<ResourceId> touched_;
   std::vector<ResourceId> shared_;
   bool update_pending_ = false;
