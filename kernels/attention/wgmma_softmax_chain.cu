@@ -4,9 +4,10 @@
 //   - chain: a consumer warpgroup's CUDA-core work between its S = Q K^T and
 //     its next GEMMs (the kernel's softmax_step, unmasked; O's rescale;
 //     convert_p), on registers, no tensor-core work, no memory traffic;
-//   - gemms: the block's tensor-core work as the kernel issues it (issue_qk,
-//     commit, issue_pv, commit, wait for S, wait for P V), Q, K and V resident
-//     in shared memory, no softmax between.
+//   - gemms: the block's tensor-core work as the kernel issues it (issue_qk's
+//     wgmmas, commit, issue_pv, commit, wait for S, wait for P V), Q, K and V
+//     resident in shared memory, no softmax between; S accumulates over the
+//     turns so that the compiler keeps every wgmma.
 //
 //   tilesim-wgmma-softmax-chain [ITERATIONS]
 //
