@@ -49,6 +49,9 @@ class FlowCapHeap {
     members_[flow].token = 0;
     --size_;
   }
+  bool contains(std::uint32_t flow) const {
+    return flow < members_.size() && members_[flow].token != 0;
+  }
   // Precondition: !empty().
   const Entry& first() {
     while (!is_live(heap_.front())) {

@@ -125,16 +125,19 @@ bool FluidNetwork::admit_to_bottleneck(std::uint32_t flow_index) {
   Flow& flow = flows_[flow_index];
   double progress_cap = flow.cap;
   flow.cap_limit = kOwnCap;
+  bool on_bottleneck = false;  // the bottleneck is one of the watched resources
   for (const FlowDemand& demand : flow.demands) {
     const Resource& resource = resources_[demand.resource];
-    if (resource.watched) continue;
+    if (resource.watched) {
+      on_bottleneck = on_bottleneck || demand.resource == bottleneck_;
+      continue;
+    }
     if (resource.active_flows > 1) return false;  // newly shared
     if (resource.capacity / demand.amount < progress_cap) {
       progress_cap = resource.capacity / demand.amount;
       flow.cap_limit = demand.resource;
     }
   }
-  const bool on_bottleneck = touches(flow, bottleneck_);
   if (!std::isfinite(progress_cap) && !on_bottleneck) return false;  // another resource limits it
   flow.level_cap = progress_cap * flow.fair_size;
   flow.rate = 0;

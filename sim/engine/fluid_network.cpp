@@ -530,7 +530,9 @@ void FluidNetwork::finish_flow(std::uint32_t flow_index) {
   if (flow.bound) {
     simulator_.charge(bound_by_cap_.size());
     bound_by_cap_.erase(flow.level_cap, flow_index);
-  } else if (mode_ == Mode::bottleneck && touches(flow, bottleneck_)) {
+  } else if (capped_on_bottleneck_.contains(flow_index)) {
+    // In the set exactly when the bottleneck mode holds and the flow uses the
+    // bottleneck unbound; asked of the set rather than of the flow's demands.
     simulator_.charge(capped_on_bottleneck_.size());
     capped_on_bottleneck_.erase(flow.level_cap, flow_index);
   }
