@@ -81,7 +81,7 @@ void CtaExecutor::run(int sm, std::uint32_t kernel, double tensor_efficiency, Ct
   }
   cta.time_use = {};
   cta.skipped_time = {};
-  if (unit_fast_forward_) unit_fast_forward_->started(index, cta.program);
+  if (unit_fast_forward_) unit_fast_forward_->started(index);
   if (attribute_time_) cta.time_use[CtaTimeUse::dispatch] += start_delay;
   simulator_.schedule_after(start_delay, sim::EventPriority::normal,
                             [this, index] { start_next_step(index); });
@@ -150,7 +150,7 @@ void CtaExecutor::start_next_step(std::uint32_t running_index) {
 void CtaExecutor::skip_units(std::uint32_t running_index) {
   RunningCta& cta = running_[running_index];
   const std::optional<UnitSkip> skip = unit_fast_forward_->at_unit_start(
-      running_index, cta.next_step, simulator_.now(), cta.outcome, cta.time_use);
+      running_index, cta.program, cta.next_step, simulator_.now(), cta.outcome, cta.time_use);
   if (!skip) return;
   // Flops, L2 and write bytes from the skipped steps; HBM reads and time uses
   // as the agreeing units' means; segment spans back to back.

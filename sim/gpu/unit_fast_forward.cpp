@@ -24,14 +24,19 @@ sim::SimTime mean_time(sim::SimTime total, std::int64_t count) {
 
 }  // namespace
 
-void UnitFastForward::started(std::uint32_t slot, const CtaProgram& program) {
+void UnitFastForward::started(std::uint32_t slot) {
   if (slot >= ctas_.size()) ctas_.resize(slot + 1);
   CtaUnits& cta = ctas_[slot];
   cta.units.clear();
+  cta.units_found = false;
   cta.start_count = 0;
   cta.running = true;
   cta.steady = cta.skipped = false;
   ++running_;
+}
+
+void UnitFastForward::find_units(CtaUnits& cta, const CtaProgram& program) {
+  cta.units_found = true;
   for (std::size_t step = 0; step < program.steps.size(); ++step) {
     const CtaStep& current = program.steps[step];
     if (step == 0 || current.segment != program.steps[step - 1].segment) {
@@ -49,7 +54,8 @@ void UnitFastForward::finished(std::uint32_t slot) {
 }
 
 bool UnitFastForward::is_steady(const CtaUnits& cta) const {
-  if (cta.start_count < std::max(kKeptStarts, cta.units.size() / kObservedShare)) return false;
+  if (cta.start_count < kKeptStarts) return false;  // before its units are found
+  if (cta.start_count < cta.units.size() / kObservedShare) return false;
   std::array<double, kAgreeingUnits> durations_ps{};
   std::array<double, kAgreeingUnits> l2_bytes{};
   std::array<double, kAgreeingUnits> write_bytes{};
@@ -88,14 +94,21 @@ void UnitFastForward::arm() {
       mean_time(sim::SimTime::from_ps(period_ps), ctas * static_cast<std::int64_t>(kAgreeingUnits));
 }
 
-std::optional<UnitSkip> UnitFastForward::at_unit_start(std::uint32_t slot, std::size_t step,
+std::optional<UnitSkip> UnitFastForward::at_unit_start(std::uint32_t slot,
+                                                       const CtaProgram& program, std::size_t step,
                                                        sim::SimTime now, const CtaOutcome& outcome,
                                                        const CtaTimeUses& time_use) {
   CtaUnits& cta = ctas_[slot];
   if (cta.skipped) return std::nullopt;
-  const auto found = std::find_if(cta.units.begin(), cta.units.end(),
-                                  [step](const Unit& unit) { return unit.first_step == step; });
-  const auto unit = static_cast<std::size_t>(found - cta.units.begin());
+  if (!cta.units_found && cta.start_count + 1 >= kKeptStarts) find_units(cta, program);
+  // Until its units are found, every unit start of the CTA was recorded (none
+  // is once the grid is armed), so their count is the unit's index.
+  std::size_t unit = cta.start_count;
+  if (cta.units_found) {
+    const auto found = std::find_if(cta.units.begin(), cta.units.end(),
+                                    [step](const Unit& each) { return each.first_step == step; });
+    unit = static_cast<std::size_t>(found - cta.units.begin());
+  }
   if (armed_) {
     if (skip_units_ == 0 || !cta.steady || unit != cta.latest().unit + 1) return std::nullopt;
     cta.skipped = true;

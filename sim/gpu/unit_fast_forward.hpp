@@ -61,12 +61,14 @@ class UnitFastForward {
 
   // Whether the grid may skip now: the only kernel running, every CTA of it dispatched.
   void set_allowed(bool allowed) { allowed_ = allowed; }
-  // A CTA starts `program` in executor slot `slot`.
-  void started(std::uint32_t slot, const CtaProgram& program);
+  // A CTA starts in executor slot `slot`.
+  void started(std::uint32_t slot);
   void finished(std::uint32_t slot);
-  // The CTA in `slot` is at the first step of a unit, `step`, with `outcome`
-  // and `time_use` so far. Returns the units it skips from here, if any.
-  std::optional<UnitSkip> at_unit_start(std::uint32_t slot, std::size_t step, sim::SimTime now,
+  // The CTA in `slot`, running `program`, is at the first step of a unit,
+  // `step`, with `outcome` and `time_use` so far. Returns the units it skips
+  // from here, if any.
+  std::optional<UnitSkip> at_unit_start(std::uint32_t slot, const CtaProgram& program,
+                                        std::size_t step, sim::SimTime now,
                                         const CtaOutcome& outcome, const CtaTimeUses& time_use);
   // What every skipping CTA's later times move by (zero until the grid skips).
   sim::SimTime skipped_time() const { return skip_period_ * skip_units_; }
@@ -84,7 +86,11 @@ class UnitFastForward {
   };
   static constexpr std::size_t kKeptStarts = kAgreeingUnits + 1;
   struct CtaUnits {
-    std::vector<Unit> units;                    // cleared, not freed, between the slot's CTAs
+    // Found in the program once a CTA has kKeptStarts - 1 unit starts (most
+    // CTAs of most grids never have): until then a unit's index is the count
+    // of unit starts before it.
+    std::vector<Unit> units;  // cleared, not freed, between the slot's CTAs
+    bool units_found = false;
     std::array<UnitStart, kKeptStarts> starts;  // a ring of the last kKeptStarts
     std::size_t start_count = 0;                // ever recorded
     bool running = false;
@@ -97,6 +103,7 @@ class UnitFastForward {
     const UnitStart& latest() const { return starts[(start_count - 1) % kKeptStarts]; }
   };
 
+  static void find_units(CtaUnits& cta, const CtaProgram& program);
   bool is_steady(const CtaUnits& cta) const;
   // Plain units from `unit` on, before the CTA's next flagged one.
   static std::int64_t plain_units_from(const CtaUnits& cta, std::size_t unit);
