@@ -198,9 +198,7 @@ void FluidNetwork::set_rate(std::uint32_t flow_index, double rate, ResourceId li
 }
 
 void FluidNetwork::collect_demands() {
-  if (resource_flows_.size() < resources_.size()) resource_flows_.resize(resources_.size());
   for (ResourceId id : touched_) {
-    resource_flows_[id].clear();
     Resource& resource = resources_[id];
     resource.remaining = 0;
     resource.weight = 0;
@@ -226,7 +224,6 @@ void FluidNetwork::collect_demands() {
       }
       if (++resource.flow_count == 2) shared_.push_back(demand.resource);
       resource.weight += demand.amount / flow.fair_size;
-      resource_flows_[demand.resource].push_back(index);
     }
   }
 }
@@ -258,12 +255,18 @@ void FluidNetwork::freeze(std::uint32_t flow_index, double level, ResourceId lim
   set_rate(flow_index, level / flow.fair_size, limit);
 }
 
-// Only the flows of the resources that filled this round are looked at: every
-// flow of a resource that filled earlier froze in that round. They freeze in
-// slot order, as a scan of every filling flow would have met them: one
+// The flows still filling that use a full resource freeze at the level, in
+// slot order. The first time a resource fills, every filling flow's demands
+// are looked at (most recomputations fill once); after, only the flows of the
+// resources that filled this round (every flow of a resource that filled
+// earlier froze in that round): one
 // resource's list is in slot order already; several are marked (a flow may use
 // two of them) and put in order by a sort, or by a scan when they are many.
 std::size_t FluidNetwork::freeze_flows_on_saturated_resources(double level) {
+  if (!flows_listed_by_resource_) {
+    if (++filled_rounds_ == 1) return freeze_filling_flows_on_saturated_resources(level);
+    list_filling_flows_by_resource();
+  }
   reached_full_.clear();
   for (ResourceId id : newly_full_) {
     simulator_.charge(resource_flows_[id].size());
@@ -297,6 +300,24 @@ std::size_t FluidNetwork::freeze_flows_on_saturated_resources(double level) {
     freeze(index, level, full->resource);
   }
   return reached_full_.size();
+}
+
+std::size_t FluidNetwork::freeze_filling_flows_on_saturated_resources(double level) {
+  std::size_t frozen = 0;
+  for (std::uint32_t index : filling_) {
+    Flow& flow = flows_[index];
+    if (flow.frozen) continue;  // filling_ is no longer pruned once the caps are in the heap
+    simulator_.charge(flow.demands.size());
+    // Of several full resources, the first it demands is named its limit.
+    const auto full = std::find_if(
+        flow.demands.begin(), flow.demands.end(),
+        [this](const FlowDemand& demand) { return resources_[demand.resource].saturated; });
+    if (full == flow.demands.end()) continue;
+    freeze(index, level, full->resource);
+    flow.frozen_by_resource = true;
+    ++frozen;
+  }
+  return frozen;
 }
 
 // The filling flows whose cap the level reached, in the order of (cap, flow):
@@ -357,6 +378,22 @@ void FluidNetwork::keep_filling_caps(std::size_t rounds) {
   caps_in_heap_ = true;
 }
 
+// Each shared resource's filling flows, in slot order.
+void FluidNetwork::list_filling_flows_by_resource() {
+  if (resource_flows_.size() < resources_.size()) resource_flows_.resize(resources_.size());
+  for (ResourceId id : shared_) resource_flows_[id].clear();
+  for (std::uint32_t index : filling_) {
+    const Flow& flow = flows_[index];
+    if (flow.frozen) continue;  // filling_ is no longer pruned once the caps are in the heap
+    simulator_.charge(flow.demands.size());
+    for (const FlowDemand& demand : flow.demands) {
+      if (resources_[demand.resource].flow_count > 1)
+        resource_flows_[demand.resource].push_back(index);
+    }
+  }
+  flows_listed_by_resource_ = true;
+}
+
 // Progressive filling: raise the rate of every unfrozen flow together until a
 // resource fills or a flow reaches its cap; freeze those flows; repeat.
 // A resource only one flow uses is just a cap on that flow, so it is folded
@@ -371,6 +408,8 @@ void FluidNetwork::recompute_all_rates() {
   fold_private_resources_into_caps();
   filling_.assign(unfrozen_.begin(), unfrozen_.end());
   caps_in_heap_ = false;
+  flows_listed_by_resource_ = false;
+  filled_rounds_ = 0;
   std::size_t rounds = 0;
   std::size_t filling = unfrozen_.size();
   open_resources_.assign(shared_.begin(), shared_.end());

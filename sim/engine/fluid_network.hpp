@@ -175,6 +175,8 @@ class FluidNetwork {
   double lowest_filling_cap();
   std::size_t freeze_flows_at_caps(double level);
   std::size_t freeze_flows_on_saturated_resources(double level);
+  std::size_t freeze_filling_flows_on_saturated_resources(double level);
+  void list_filling_flows_by_resource();
   void freeze(std::uint32_t flow_index, double rate, ResourceId limit);
   void set_rate(std::uint32_t flow_index, double rate, ResourceId limit);
   template <typename Entry>
@@ -219,7 +221,9 @@ class FluidNetwork {
   std::vector<std::pair<double, std::uint32_t>> reached_caps_;  // (level cap, flow) of one round
   std::vector<std::pair<double, std::uint32_t>> caps_;          // min-heap of (level cap, flow)
   bool caps_in_heap_ = false;  // the filling flows' caps are in caps_, not scanned in filling_
-  std::vector<std::vector<std::uint32_t>> resource_flows_;  // by resource: its flows, slot order
+  std::vector<std::vector<std::uint32_t>> resource_flows_;  // by shared resource: its filling flows
+  bool flows_listed_by_resource_ = false;    // resource_flows_ is of this recomputation
+  std::size_t filled_rounds_ = 0;            // of this recomputation
   std::vector<ResourceId> open_resources_;   // shared, neither full nor left without flows
   std::vector<ResourceId> newly_full_;       // the shared resources one round filled
   std::vector<std::uint32_t> reached_full_;  // their unfrozen flows
