@@ -259,9 +259,9 @@ void FluidNetwork::freeze(std::uint32_t flow_index, double level, ResourceId lim
 // slot order. The first time a resource fills, every filling flow's demands
 // are looked at (most recomputations fill once); after, only the flows of the
 // resources that filled this round (every flow of a resource that filled
-// earlier froze in that round): one
-// resource's list is in slot order already; several are marked (a flow may use
-// two of them) and put in order by a sort, or by a scan when they are many.
+// earlier froze in that round): one resource's list is in slot order already;
+// several are marked (a flow may use two of them) and put in order by a sort,
+// or by a scan when they are many.
 std::size_t FluidNetwork::freeze_flows_on_saturated_resources(double level) {
   if (!flows_listed_by_resource_) {
     if (++filled_rounds_ == 1) return freeze_filling_flows_on_saturated_resources(level);
@@ -417,8 +417,8 @@ void FluidNetwork::recompute_all_rates() {
   double fill_level = 0;  // where the first shared resource filled
   // Charged to the simulator's effort: with many shared resources filling at
   // different levels, rounds times resources grows as the square of the flows.
-  // collect_demands, the folding of private resources, the heap of caps and
-  // the usage at the end each visit every active flow's demands.
+  // collect_demands, the folding of private resources and the usage at the end
+  // each visit every active flow's demands.
   simulator_.charge(flows_.size() + 3 * unfrozen_demands_);
   while (filling > 0) {
     // The open resources are visited three times a round.
