@@ -337,6 +337,13 @@ config::Schema<KernelProfile> kernel_profile_schema() {
                       "and the memory latency this sets the loads' rate. 0: the aligned main "
                       "loop is used for them."),
         into(&P::unaligned_bytes_in_flight_per_thread));
+  s.add(Param::number("unaligned_widest_load_bytes")
+            .range(0, 16)
+            .default_to("0")
+            .describe("The widest load the unaligned main loop uses where the rows allow it "
+                      "(rows 4- or 8-byte aligned): its bytes in flight grow with the load, the "
+                      "number of loads in flight staying. 0: one element a load, always."),
+        into(&P::unaligned_widest_load_bytes));
   s.add(Param::number("misaligned_row_read_factor")
             .range(1, 4)
             .default_to("1")

@@ -176,6 +176,10 @@ struct KernelProfile {
   // them through registers, not overlapped with the MMAs (no cp.async or TMA
   // pipeline); 0 = the kernel's aligned main loop is used for them.
   double unaligned_bytes_in_flight_per_thread = 0;
+  // The widest load the unaligned main loop uses where the rows allow it
+  // (rows 4- or 8-byte aligned): bytes in flight grow with the load, the
+  // number of loads in flight staying; 0 = one element a load, always.
+  double unaligned_widest_load_bytes = 0;
   // Operands whose rows are 16-byte but not 128-byte aligned: their 128-byte
   // row segments straddle two L2 lines; reads cost this multiple of their
   // bytes (1 = none).

@@ -48,7 +48,8 @@ constexpr const char* kDefaultHardware = "h100_sxm.measured";
 
 struct FileLimit {
   const char* file;
-  double own_mape_percent;      // limit for rows of our kernels (every kernel but library)
+  double own_mape_percent;      // limit for rows of our kernels (every kernel but library); files
+                                // without any: 0
   double library_mape_percent;  // limit for cuBLAS rows; files without any: 0
   const char* hardware = kDefaultHardware;  // the shipped hardware file the rows run on
 };
@@ -228,6 +229,13 @@ const FileLimit kFiles[] = {
     {"h200_sxm_2026-11-28_gemm_validation_16.csv", 20.9, 24.3,
      "h200_sxm.measured"},                                                   // 20.44 / 23.81
     {"h200_sxm_2026-11-28_gemm_validation_16.csv", 21.1, 24.3, "h200_sxm"},  // 20.59 / 23.78
+    // Validation 18 (kernels/studies/gemm_validation_18.yaml: cuBLAS alone on
+    // 4-, 8- and 2-byte rows and two aligned controls), committed before round
+    // 18 (cuBLAS's align2 copies, library unaligned_widest_load_bytes) and
+    // measured once: cuBLAS 31.8 -> 16.2% (32.0 -> 16.8 on h200_sxm); what is
+    // left is the H200's level of the unaligned gather (align1 rows -15 to -35%).
+    {"h200_sxm_2026-11-28_gemm_validation_18.csv", 0, 16.7, "h200_sxm.measured"},  // 16.2
+    {"h200_sxm_2026-11-28_gemm_validation_18.csv", 0, 17.3, "h200_sxm"},           // 16.8
     // Validation 12's rows on an H200 (kernels/studies/gemm_h200_validation_12.yaml,
     // measured in the same call): unseen H200/H100 ratio rows.
     {"h200_sxm_2026-11-28_gemm_validation_12.csv", 6.0, 6.7, "h200_sxm.measured"},  // 5.45 / 6.24
@@ -301,9 +309,13 @@ TEST_P(GemmMeasurementFile, ComparesWithinItsLimit) {
   ASSERT_TRUE(gemms.value->skipped.empty()) << "every row is within the cost budget";
   const report::ComparedRows compared{std::move(gemms.value->compared), {}, {}};
   const report::ComparisonSummary summary = report::summarize_comparison(compared);
-  EXPECT_GT(summary.own_kernels.cases, 0);
-  EXPECT_LE(summary.own_kernels.mape_percent, limit.own_mape_percent)
-      << report::comparison_table(compared, summary);
+  if (limit.own_mape_percent > 0) {
+    EXPECT_GT(summary.own_kernels.cases, 0);
+    EXPECT_LE(summary.own_kernels.mape_percent, limit.own_mape_percent)
+        << report::comparison_table(compared, summary);
+  } else {
+    EXPECT_EQ(summary.own_kernels.cases, 0);
+  }
   if (limit.library_mape_percent > 0) {
     EXPECT_GT(summary.library.cases, 0);
     EXPECT_LE(summary.library.mape_percent, limit.library_mape_percent);

@@ -62,7 +62,11 @@ TEST(H200AttentionAccuracy, SdpaBackendsValidation15) {
 // fp16), 12 of 22 within 15%; top-1 3 of 3.
 constexpr const char* kOwnMeasured16 =
     "bench/measurements/h200_sxm_2026-11-28_attention_validation_16_ref.csv";
-constexpr OwnLimits kOwnLimits16{41, 9.6, 10.0, 35.6, 44.4, 0.99};
+// Round 18 (cuBLAS's align2 copies on 4- and 8-byte rows, judged on held-out
+// validation 18 and attention validation 19): 9.5%, prefill 10.3% (was 9.5),
+// worst -29.0% (unfused 2 x 3900 d 64; the 2900-key row +35.1 -> -7.8%): the
+// unfused rows now share the H200's low unaligned level (align1 rows -15 to -27%).
+constexpr OwnLimits kOwnLimits16{41, 10.0, 10.9, 35.6, 44.4, 0.99};
 
 // SDPA on 6 of its shapes (21 rows): FA2 25.8% (its causal rows at 216-1100
 // keys, none a multiple of the 128-row tile, -38 to -39%), cuDNN 9.0%,
@@ -91,7 +95,10 @@ TEST(H200AttentionAccuracy, SdpaBackendsValidation16) {
 // +100.3% (FA2 against math at 16 x 700 keys causal d 64 fp16).
 constexpr const char* kSdpaMeasured17 =
     "bench/measurements/h200_sxm_2026-11-28_attention_validation_17_sdpa.csv";
-constexpr SdpaLimits kSdpaLimits17{38, 24.0, 7.0, 11.5, 2.1, 51.2, 0.96, 100.8};
+// Round 18: math 1.6 -> 10.2% (its 700- and 1250-key rows, 8- and 4-byte
+// score rows, -13 and -17%: the H200's unaligned level, as above); ratios
+// worst +76.9%.
+constexpr SdpaLimits kSdpaLimits17{38, 24.0, 7.0, 11.5, 10.7, 51.2, 0.96, 100.8};
 
 TEST(H200AttentionAccuracy, SdpaBackendsValidation17) {
   expect_sdpa_within(kSdpaMeasured17, kSdpaLimits17, kH200Measured);

@@ -184,5 +184,24 @@ TEST(GemmPhysics, TheFinishersReadTakesCollectLoadsInFlight) {
   EXPECT_LT(eight_us, 0.97 * one_us);
 }
 
+// cuBLAS's unaligned fallback copies two elements at a time where the rows
+// allow it (align2 on 4- and 8-byte rows), one on 2-byte rows: with the same
+// loads in flight, the 4-byte rows gather twice the bytes a round.
+TEST(GemmPhysics, TheLibraryGathersWiderWhereTheRowsAllow) {
+  const auto time_us = [](std::int64_t k, const char* widest) {
+    GemmWorkload workload = bf16_gemm(2304, 2176, k);
+    workload.schedule = "data_parallel";
+    return simulate(workload, load_h100({{"kernels.library.unaligned_widest_load_bytes", widest}}))
+        .result.time_us();
+  };
+  const double two_byte_rows = time_us(2047, "4");
+  const double four_byte_rows = time_us(2046, "4");
+  EXPECT_LT(four_byte_rows, 0.75 * two_byte_rows);
+  // One element a load: the 4-byte rows gather as the 2-byte ones do.
+  EXPECT_GT(time_us(2046, "0"), 0.95 * two_byte_rows);
+  // The widest load is the kernel's, not the rows': 8-byte rows gather as 4-byte ones.
+  EXPECT_NEAR(time_us(2044, "4"), four_byte_rows, 0.01 * four_byte_rows);
+}
+
 }  // namespace
 }  // namespace tilesim::workloads

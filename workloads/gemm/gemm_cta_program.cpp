@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "workloads/gemm/gemm_kernel_launch.hpp"
+#include "workloads/gemm/row_alignment.hpp"
 
 namespace tilesim::workloads {
 namespace {
@@ -23,15 +24,6 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
 }
 
-// Rows of A (k elements) and B (n elements) start on 16-byte boundaries, as
-// cp.async and TMA need.
-bool rows_16_byte_aligned(const GemmProblem& problem) {
-  const auto row_bytes = [&](std::int64_t elements) {
-    return static_cast<double>(elements) * hw::bytes_per_element(problem.input_type);
-  };
-  return std::fmod(row_bytes(problem.k), 16.0) == 0 && std::fmod(row_bytes(problem.n), 16.0) == 0;
-}
-
 // A row of `elements` that starts a 128-byte L2 line whenever the previous does.
 bool row_128_byte_aligned(std::int64_t elements, const GemmProblem& problem) {
   return std::fmod(static_cast<double>(elements) * hw::bytes_per_element(problem.input_type),
@@ -45,7 +37,12 @@ double read_factor(std::int64_t row_elements, const GemmProblem& problem,
 
 double unaligned_bytes_in_flight(const GemmProblem& problem, const hw::KernelProfile& kernel) {
   if (kernel.unaligned_bytes_in_flight_per_thread <= 0 || rows_16_byte_aligned(problem)) return 0;
-  return kernel.warps * kThreadsPerWarp * kernel.unaligned_bytes_in_flight_per_thread;
+  // As many loads in flight, each as wide as the rows and the kernel allow.
+  const double element_bytes = hw::bytes_per_element(problem.input_type);
+  const double load_bytes = std::max(
+      element_bytes, std::min(row_alignment_bytes(problem), kernel.unaligned_widest_load_bytes));
+  return kernel.warps * kThreadsPerWarp * kernel.unaligned_bytes_in_flight_per_thread * load_bytes /
+         element_bytes;
 }
 
 }  // namespace
