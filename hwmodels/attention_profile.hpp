@@ -78,7 +78,11 @@ struct AttentionProfile {
   // softmax with no GEMM of its own in flight, so that block's softmax is not
   // hidden (our Hopper kernel's code; unknown for a library's).
   bool first_block_softmax_exposed = false;
-  double cta_overhead_s = 0;     // fixed time per CTA: prologue, Q load issue, epilogue
+  double cta_overhead_s = 0;  // fixed time per CTA: prologue, Q load issue, epilogue
+  // Causal: what each of a CTA's masking steps (FlashAttention-2's unrolled
+  // masked turns) costs in GEMM time, relative to an unmasked turn; 1: masked
+  // blocks are the diagonal's and cost only their mask's instructions.
+  double masking_step_cost = 1;
   double kernel_overhead_s = 0;  // fixed time a timed run pays once
   double ramp_and_drain_s = 0;   // fixed time every launch pays after its last CTA
   CausalBlockOrder causal_order = CausalBlockOrder::ascending;

@@ -115,6 +115,17 @@ config::Schema<AttentionProfile> attention_profile_schema() {
             .describe("fused: fixed time of each CTA beyond its blocks: prologue, pipeline "
                       "start, epilogue."),
         into(&P::cta_overhead_s));
+  s.add(Param::number("masking_step_cost")
+            .range(1, 10)
+            .default_to("1")
+            .describe("fused, causal: what each of a CTA's masking steps costs, in units of an "
+                      "unmasked turn's GEMM time. Above 1, a CTA's masked turns are "
+                      "FlashAttention-2's n_masking_steps (its last ceil(query_rows / key_rows) "
+                      "key blocks, one more when q_len is not a multiple of query_rows or kv_len "
+                      "of key_rows), each an unrolled copy of the loop that its warps run from "
+                      "a cold instruction cache; 1: the blocks the diagonal crosses, which cost "
+                      "only the mask's instructions."),
+        into(&P::masking_step_cost));
   s.add(Param::quantity("kernel_overhead", QuantityKind::time)
             .range("0 us", "100 us")
             .default_to("0 us")

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
+
 #include "tests/validation/attention_accuracy_checks.hpp"
 
 namespace tilesim::validation {
@@ -102,6 +104,27 @@ constexpr SdpaLimits kSdpaLimits17{38, 24.0, 7.0, 11.5, 10.7, 51.2, 0.96, 100.8}
 
 TEST(H200AttentionAccuracy, SdpaBackendsValidation17) {
   expect_sdpa_within(kSdpaMeasured17, kSdpaLimits17, kH200Measured);
+}
+
+// Attention validation 18 (kernels/studies/attention_validation_18.yaml, 19
+// flash shapes none of which a tracked file held), measured once in round 23
+// before FA2's masking_step_cost was set (on the FA2 turn ladder, not on
+// these rows). 43 rows, flash backends only (no math rows, so no fused/unfused
+// ratios): FA2 13.3% (20.3% before), cuDNN 7.5%, efficient 14.8% (5 rows);
+// worst -34.7% (FA2 at 64 x 184 keys causal d 64); r(log) 0.972. Half a
+// point of room; target: FA2 <= 15% (met here).
+TEST(H200AttentionAccuracy, SdpaBackendsValidation18) {
+  const report::ComparedRows rows = compare_file(
+      "bench/measurements/h200_sxm_2026-11-28_attention_validation_18_sdpa.csv", kH200Measured);
+  const report::ComparisonSummary summary = report::summarize_comparison(rows);
+  std::cout << report::comparison_table(rows, summary);
+  EXPECT_GE(summary.attention.all.cases, 43);
+  EXPECT_GE(summary.attention.all.pearson_log_r, 0.96);
+  for (const report::LabeledMetrics& m : summary.attention.implementations) {
+    const double limit = m.label == "sdpa_flash" ? 13.8 : m.label == "sdpa_cudnn" ? 8.0 : 15.3;
+    EXPECT_LE(m.metrics.mape_percent, limit) << m.label;
+    EXPECT_LE(m.metrics.max_ape_percent, 35.2) << m.label;
+  }
 }
 
 }  // namespace

@@ -16,7 +16,9 @@ class FlashPrograms final : public gpu::CtaProgramSource {
       : shape_(shape),
         builder_(tile, key_chunk_blocks(shape, tile.key_rows), spec, profile),
         query_blocks_((shape.q_len + tile.query_rows - 1) / tile.query_rows),
-        order_(profile.causal_order) {}
+        order_(profile.causal_order),
+        masking_steps_(shape.causal && profile.masking_step_cost > 1 ? masking_steps(shape, tile)
+                                                                     : 0) {}
 
   std::int64_t cta_count() const {
     return query_blocks_ * shape_.heads * static_cast<std::int64_t>(shape_.kv_lens.size());
@@ -37,7 +39,8 @@ class FlashPrograms final : public gpu::CtaProgramSource {
     item.query_block = query_block;
     item.rows = rows;
     item.key_end = shape_.visible_keys(kv_len, first_row + rows - 1);
-    item.unmasked_end = shape_.visible_keys(kv_len, first_row);
+    item.unmasked_end = masking_steps_ > 0 ? masking_steps_begin(item.key_end)
+                                           : shape_.visible_keys(kv_len, first_row);
 
     gpu::CtaProgram program;
     const std::uint16_t segment = builder_.begin_segment(program, item);
@@ -60,6 +63,25 @@ class FlashPrograms final : public gpu::CtaProgramSource {
             group * kHeadGroup + in_group % group_heads};
   }
 
+  // FlashAttention-2's n_masking_steps (flash_fwd_kernel.h): a causal CTA runs
+  // its last ceil(kBlockM / kBlockN) key blocks through the masked loop, one
+  // more when Is_even_MN is false (flash_fwd_launch_template.h: q_len not a
+  // multiple of kBlockM or kv_len of kBlockN).
+  static std::int64_t masking_steps(const AttentionShape& shape, const FlashTile& tile) {
+    const std::int64_t steps = (tile.query_rows + tile.key_rows - 1) / tile.key_rows;
+    const bool even = shape.q_len % tile.query_rows == 0 &&
+                      std::all_of(shape.kv_lens.begin(), shape.kv_lens.end(),
+                                  [&](std::int64_t kv) { return kv % tile.key_rows == 0; });
+    return even ? steps : steps + 1;
+  }
+
+  // Where a CTA's masking steps begin: they are its last blocks, or all of them.
+  std::int64_t masking_steps_begin(std::int64_t key_end) const {
+    const std::int64_t key_rows = builder_.tile().key_rows;
+    const std::int64_t end_block = (key_end + key_rows - 1) / key_rows;
+    return std::max<std::int64_t>(0, end_block - masking_steps_) * key_rows;
+  }
+
   // Heads whose blocks a heaviest-first grid interleaves (kHeadGroup): the
   // K and V that CTAs running together read stay a few heads' worth.
   static constexpr std::int64_t kHeadGroup = 8;
@@ -68,6 +90,7 @@ class FlashPrograms final : public gpu::CtaProgramSource {
   FlashCtaProgramBuilder builder_;
   std::int64_t query_blocks_;
   hw::CausalBlockOrder order_;
+  std::int64_t masking_steps_;  // 0: masked blocks are the diagonal's
 };
 
 }  // namespace

@@ -45,6 +45,7 @@ FlashCtaProgramBuilder::FlashCtaProgramBuilder(FlashTile tile, std::int64_t chun
                        gpu::BlockScheduler(spec.sm).ctas_per_sm(tile.footprint()) > 1),
       first_softmax_exposed_(profile.softmax_overlap && profile.first_block_softmax_exposed),
       cta_overhead_s_(profile.cta_overhead_s),
+      masking_step_cost_(profile.masking_step_cost),
       l2_latency_s_(spec.l2.latency_s) {}
 
 double flash_partial_bytes(const FlashTile& tile, std::int64_t rows) {
@@ -87,6 +88,10 @@ void FlashCtaProgramBuilder::add_chunk(gpu::CtaProgram& program, std::uint16_t s
   const std::int64_t masked_from = std::max(item.unmasked_end, block_begin * tile_.key_rows);
   const double masked_blocks = static_cast<double>(
       std::max<std::int64_t>(0, block_end - std::max(block_begin, masked_from / tile_.key_rows)));
+  // A masking step's warps stall on instruction fetch (ncu: "no instruction"),
+  // which the SM's other CTA does not hide: the step holds the SM for
+  // masking_step_cost of its GEMMs' time.
+  mma.flops += (masking_step_cost_ - 1) * 4 * rows * tile_.key_rows * d * masked_blocks;
   gpu::CtaStep bookkeeping;
   bookkeeping.unit = gpu::ExecutionUnit::fp32;
   bookkeeping.flops = kFlopsPerInstruction *

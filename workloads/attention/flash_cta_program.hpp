@@ -90,6 +90,7 @@ class FlashCtaProgramBuilder {
   // A work item's first block has no GEMM of its own in flight (our Hopper kernel).
   bool first_softmax_exposed_;
   double cta_overhead_s_;
+  double masking_step_cost_;
   double l2_latency_s_;
 };
 

@@ -379,5 +379,25 @@ TEST(AttentionPhysics, OwnWgmmaKernelPaysItsFirstBlocksSoftmax) {
   EXPECT_DOUBLE_EQ(exponentials(profile)[0], 0);
 }
 
+// FlashAttention-2 runs a causal CTA's last n_masking_steps key blocks through
+// unrolled copies of its loop (flash_fwd_kernel.h): ceil(kBlockM / kBlockN),
+// one more when a length is not a multiple of its tile. Their warps stall on
+// instruction fetch (round 23's ncu), so on the H200 one query block against
+// 136 keys at d 128 (3 blocks of 64 keys, all masking steps) costs 1.29x its
+// non-causal twin (the FA2 turn ladder; the model without the cost: 1.0),
+// while against 2048 keys (3 of 32 blocks) causal and not cost about the same.
+TEST(AttentionPhysics, Fa2MaskingStepsCostMoreThanUnmaskedTurns) {
+  const hw::HardwareSpec spec = testing::shipped_hardware("h200_sxm");
+  auto time_us = [&](std::int64_t kv_len, bool causal) {
+    AttentionWorkload workload =
+        attention(16, 16, 128, std::vector<std::int64_t>(132, kv_len), "flash");
+    workload.kernel = "sdpa_flash";
+    workload.shape.causal = causal;
+    return simulate(workload, spec).result.time_us();
+  };
+  EXPECT_GT(time_us(136, true), 1.1 * time_us(136, false));
+  EXPECT_NEAR(time_us(2048, true) / time_us(2048, false), 1.0, 0.06);
+}
+
 }  // namespace
 }  // namespace tilesim::workloads
