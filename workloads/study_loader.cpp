@@ -168,10 +168,11 @@ void check_persistent(const config::Values& values, const GemmWorkload& workload
                   workload.schedule));
 }
 
+// `schema`: workload_schema(gemm_schedules).
 void read_workloads(const Value& list, const std::vector<std::string>& gemm_schedules,
-                    const std::string& file, const std::filesystem::path& config_dir, Study& study,
+                    const config::Schema<GemmWorkload>& schema, const std::string& file,
+                    const std::filesystem::path& config_dir, Study& study,
                     config::Diagnostics& diagnostics) {
-  const auto schema = workload_schema(gemm_schedules);
   std::map<std::string, int> first_line;  // workload name -> line it was first used on
   for (std::size_t i = 0; i < list.node.size(); ++i) {
     const YAML::Node item = list.node[i];
@@ -234,8 +235,10 @@ void read_workloads(const Value& list, const std::vector<std::string>& gemm_sche
 
 namespace {
 
+// `schema`: workload_schema(gemm_schedules).
 config::Loaded<Study> read_study(const std::optional<YAML::Node>& root, const std::string& file,
                                  const std::vector<std::string>& gemm_schedules,
+                                 const config::Schema<GemmWorkload>& schema,
                                  const std::filesystem::path& config_dir,
                                  config::Diagnostics diagnostics) {
   return config::guarded_read<Study>(
@@ -247,7 +250,7 @@ config::Loaded<Study> read_study(const std::optional<YAML::Node>& root, const st
         context.file = file;
         const config::Values values = study_schema().read(*root, context, study, problems);
         if (const auto list = values.find("workloads"); list != values.end()) {
-          read_workloads(list->second, gemm_schedules, file, config_dir, study, problems);
+          read_workloads(list->second, gemm_schedules, schema, file, config_dir, study, problems);
         }
         return study;
       });
@@ -260,7 +263,8 @@ config::Loaded<Study> load_study(const std::filesystem::path& path,
                                  const std::filesystem::path& config_dir) {
   config::Diagnostics diagnostics;
   const std::optional<YAML::Node> root = config::load_yaml_file(path, diagnostics);
-  return read_study(root, path.string(), gemm_schedules, config_dir, std::move(diagnostics));
+  return read_study(root, path.string(), gemm_schedules, workload_schema(gemm_schedules),
+                    config_dir, std::move(diagnostics));
 }
 
 config::Loaded<Study> load_study_text(const std::string& text, const std::string& origin,
@@ -268,13 +272,25 @@ config::Loaded<Study> load_study_text(const std::string& text, const std::string
                                       const std::filesystem::path& config_dir) {
   config::Diagnostics diagnostics;
   const std::optional<YAML::Node> root = config::load_yaml_text(text, origin, diagnostics);
-  return read_study(root, origin, gemm_schedules, config_dir, std::move(diagnostics));
+  return read_study(root, origin, gemm_schedules, workload_schema(gemm_schedules), config_dir,
+                    std::move(diagnostics));
 }
 
-config::Loaded<Study> read_study_node(const YAML::Node& root, const std::string& origin,
-                                      const std::vector<std::string>& gemm_schedules,
-                                      const std::filesystem::path& config_dir) {
-  return read_study(root, origin, gemm_schedules, config_dir, {});
+struct StudyNodeReader::Schemas {
+  config::Schema<GemmWorkload> workload;
+};
+
+StudyNodeReader::StudyNodeReader(std::vector<std::string> gemm_schedules,
+                                 std::filesystem::path config_dir)
+    : gemm_schedules_(std::move(gemm_schedules)),
+      config_dir_(std::move(config_dir)),
+      schemas_(std::make_unique<const Schemas>(Schemas{workload_schema(gemm_schedules_)})) {}
+
+StudyNodeReader::~StudyNodeReader() = default;
+
+config::Loaded<Study> StudyNodeReader::read(const YAML::Node& root,
+                                            const std::string& origin) const {
+  return read_study(root, origin, gemm_schedules_, schemas_->workload, config_dir_, {});
 }
 
 std::string render_config_reference_markdown() {

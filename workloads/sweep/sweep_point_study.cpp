@@ -222,6 +222,7 @@ SweepPointStudy::SweepPointStudy(const YAML::Node& workload, std::string file,
       file_(std::move(file)),
       schedule_names_(std::move(schedule_names)),
       config_dir_(std::move(config_dir)),
+      node_reader_(schedule_names_, config_dir_),
       read_nodes_(axes) {}
 
 YAML::Node SweepPointStudy::study_node(YAML::Node item,
@@ -253,8 +254,7 @@ std::string SweepPointStudy::study_text(YAML::Node item,
 std::optional<Workload> SweepPointStudy::read_clean(YAML::Node item,
                                                     const std::optional<PointSchedule>& schedule,
                                                     const hw::HardwareSpec* hardware) const {
-  config::Loaded<Study> study =
-      read_study_node(study_node(item, schedule), file_, schedule_names_, config_dir_);
+  config::Loaded<Study> study = node_reader_.read(study_node(item, schedule), file_);
   if (!study.ok() || !study.diagnostics.empty()) return std::nullopt;
   Workload& loaded = study.value->workloads.front();
   const auto* gemm = std::get_if<GemmWorkload>(&loaded);

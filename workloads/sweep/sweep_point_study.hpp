@@ -29,6 +29,7 @@
 #include "hwmodels/diagnostics.hpp"
 #include "hwmodels/hardware_spec.hpp"
 #include "workloads/gemm/gemm_workload.hpp"
+#include "workloads/study_loader.hpp"
 #include "workloads/sweep/sweep_spec.hpp"
 
 namespace tilesim::workloads {
@@ -86,7 +87,8 @@ class SweepPointStudy {
   std::string file_;
   std::vector<std::string> schedule_names_;
   std::filesystem::path config_dir_;
-  bool read_nodes_;  // read_clean first
+  StudyNodeReader node_reader_;  // for read_clean
+  bool read_nodes_;              // read_clean first
 };
 
 }  // namespace tilesim::workloads
