@@ -344,6 +344,30 @@ config::Schema<KernelProfile> kernel_profile_schema() {
                       "(rows 4- or 8-byte aligned): its bytes in flight grow with the load, the "
                       "number of loads in flight staying. 0: one element a load, always."),
         into(&P::unaligned_widest_load_bytes));
+  s.add(Param::number("split_k_unaligned_bytes_in_flight_per_thread")
+            .range(0, 1024)
+            .default_to("0")
+            .by_gpu()
+            .describe("unaligned_bytes_in_flight_per_thread for the kernel's split-K build (serial "
+                      "and parallel reduction), compiled apart from the data-parallel one. 0: "
+                      "unaligned_bytes_in_flight_per_thread."),
+        into(&P::split_k_unaligned_bytes_in_flight_per_thread));
+  s.add(Param::number("persistent_unaligned_bytes_in_flight_per_thread")
+            .range(0, 1024)
+            .default_to("0")
+            .by_gpu()
+            .describe("unaligned_bytes_in_flight_per_thread for the kernel's persistent build "
+                      "(the Stream-K schedules and persistent data-parallel, whose CTAs loop "
+                      "over work units). 0: unaligned_bytes_in_flight_per_thread."),
+        into(&P::persistent_unaligned_bytes_in_flight_per_thread));
+  s.add(Param::quantity("unaligned_load_latency", QuantityKind::time)
+            .range("0 us", "10 us")
+            .default_to("0 us")
+            .by_gpu()
+            .describe("What each round of the unaligned gather's loads waits, whether they hit "
+                      "L2 or not (its scattered 2-byte loads queue in the SM's load path). 0: "
+                      "the memory latency of its reads."),
+        into(&P::unaligned_load_latency_s));
   s.add(Param::number("misaligned_row_read_factor")
             .range(1, 4)
             .default_to("1")

@@ -174,12 +174,22 @@ struct KernelProfile {
   // Operands whose rows are not 16-byte aligned (k or n not a multiple of 16 B
   // of elements): bytes each thread has in flight in the main loop that loads
   // them through registers, not overlapped with the MMAs (no cp.async or TMA
-  // pipeline); 0 = the kernel's aligned main loop is used for them.
+  // pipeline); 0 = the kernel's aligned main loop is used for them. This is
+  // the data-parallel build's figure (one work unit per CTA).
   double unaligned_bytes_in_flight_per_thread = 0;
   // The widest load the unaligned main loop uses where the rows allow it
   // (rows 4- or 8-byte aligned): bytes in flight grow with the load, the
   // number of loads in flight staying; 0 = one element a load, always.
   double unaligned_widest_load_bytes = 0;
+  // The same for the kernel's split-K build and its persistent build (the
+  // Stream-K schedules and persistent data-parallel, whose CTAs loop over work
+  // units): each is compiled apart, so its gather keeps its own number of
+  // loads in flight; 0 = unaligned_bytes_in_flight_per_thread.
+  double split_k_unaligned_bytes_in_flight_per_thread = 0;
+  double persistent_unaligned_bytes_in_flight_per_thread = 0;
+  // What each round of that gather's loads waits, L2 hit or not; 0 = the
+  // memory latency of its reads (L2 hit or HBM miss).
+  double unaligned_load_latency_s = 0;
   // Operands whose rows are 16-byte but not 128-byte aligned: their 128-byte
   // row segments straddle two L2 lines; reads cost this multiple of their
   // bytes (1 = none).

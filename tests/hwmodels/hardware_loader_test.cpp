@@ -160,8 +160,12 @@ TEST(ShippedHardware, H100Figures) {
   EXPECT_EQ(h100.kernel_profiles.at("tilesim_ref_wgmma").stream_k_data_parallel_order,
             StreamKDataParallelOrder::claimed);
   EXPECT_EQ(h100.kernel_profiles.at("tilesim_ref_wgmma").cta_speed_spread, 0);
-  // Read from its code: one gathered 16-byte chunk per thread; cuBLAS: fitted.
-  EXPECT_EQ(h100.kernel_profiles.at("tilesim_ref").unaligned_bytes_in_flight_per_thread, 16);
+  // Read from its SASS, per build, with a fitted round latency; cuBLAS: fitted.
+  const KernelProfile& reference = h100.kernel_profiles.at("tilesim_ref");
+  EXPECT_EQ(reference.unaligned_bytes_in_flight_per_thread, 37.7);
+  EXPECT_EQ(reference.split_k_unaligned_bytes_in_flight_per_thread, 37.2);
+  EXPECT_EQ(reference.persistent_unaligned_bytes_in_flight_per_thread, 26.4);
+  EXPECT_DOUBLE_EQ(reference.unaligned_load_latency_s, 500e-9);
   EXPECT_EQ(library.unaligned_bytes_in_flight_per_thread, 8);
   // The power law and the two L2 partitions.
   EXPECT_EQ(h100.power.limit_w, 700);

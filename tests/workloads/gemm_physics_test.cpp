@@ -203,5 +203,48 @@ TEST(GemmPhysics, TheLibraryGathersWiderWhereTheRowsAllow) {
   EXPECT_NEAR(time_us(2044, "4"), four_byte_rows, 0.01 * four_byte_rows);
 }
 
+// Rows that are not 16-byte aligned (k odd) take the gathered main loop: each
+// build (data-parallel; split-K; the persistent one of Stream-K and persistent
+// data-parallel) at its own bytes in flight, and every gathered round waits
+// unaligned_load_latency where the profile sets one.
+TEST(GemmPhysics, EachBuildGathersUnalignedRowsAtItsOwnRate) {
+  const auto time_us = [](const GemmWorkload& workload, const char* key, const char* value) {
+    return simulate(workload, load_h100({{std::string("kernels.tilesim_ref.") + key, value}}))
+        .result.time_us();
+  };
+  GemmWorkload data_parallel = bf16_gemm(1531, 1913, 3011);
+  data_parallel.kernel = "tilesim_ref";
+  data_parallel.schedule = "data_parallel";
+  GemmWorkload persistent = data_parallel;
+  persistent.persistent = true;
+  GemmWorkload stream_k = data_parallel;
+  stream_k.schedule = "stream_k";
+  GemmWorkload split_k = data_parallel;
+  split_k.schedule = "split_k";
+  const char* persistent_key = "persistent_unaligned_bytes_in_flight_per_thread";
+  const char* split_k_key = "split_k_unaligned_bytes_in_flight_per_thread";
+  EXPECT_LT(time_us(persistent, persistent_key, "64"),
+            0.9 * time_us(persistent, persistent_key, "8"));
+  EXPECT_LT(time_us(stream_k, persistent_key, "64"), 0.9 * time_us(stream_k, persistent_key, "8"));
+  EXPECT_LT(time_us(split_k, split_k_key, "64"), 0.9 * time_us(split_k, split_k_key, "8"));
+  EXPECT_DOUBLE_EQ(time_us(data_parallel, persistent_key, "64"),
+                   time_us(data_parallel, persistent_key, "8"));
+  EXPECT_DOUBLE_EQ(time_us(data_parallel, split_k_key, "64"),
+                   time_us(data_parallel, split_k_key, "8"));
+  EXPECT_DOUBLE_EQ(time_us(split_k, persistent_key, "64"), time_us(split_k, persistent_key, "8"));
+  const char* latency_key = "unaligned_load_latency";
+  EXPECT_LT(time_us(data_parallel, latency_key, "200 ns"),
+            0.9 * time_us(data_parallel, latency_key, "800 ns"));
+  // The aligned neighbour does not gather, so the latency is not its.
+  const GemmWorkload aligned = [&] {
+    GemmWorkload w = data_parallel;
+    w.problem.n = 1920;
+    w.problem.k = 3008;
+    return w;
+  }();
+  EXPECT_DOUBLE_EQ(time_us(aligned, latency_key, "200 ns"),
+                   time_us(aligned, latency_key, "800 ns"));
+}
+
 }  // namespace
 }  // namespace tilesim::workloads

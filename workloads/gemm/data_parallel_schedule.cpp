@@ -16,7 +16,9 @@ class DataParallelPrograms final : public gpu::CtaProgramSource {
  public:
   DataParallelPrograms(const GemmWorkload& workload, const hw::KernelProfile& config,
                        std::int64_t persistent_ctas)
-      : builder_(workload.problem, config, workload.fusion),
+      : builder_(
+            workload.problem, config, workload.fusion,
+            workload.persistent ? GemmKernelBuild::persistent : GemmKernelBuild::data_parallel),
         rasterizer_(builder_.tile_rows(), builder_.tile_cols(), config.swizzle,
                     workload.persistent ? hw::ClusterShape{1, 1} : config.cluster),
         grid_ctas_(workload.persistent

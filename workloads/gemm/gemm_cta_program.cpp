@@ -35,21 +35,29 @@ double read_factor(std::int64_t row_elements, const GemmProblem& problem,
   return row_128_byte_aligned(row_elements, problem) ? 1.0 : kernel.misaligned_row_read_factor;
 }
 
-double unaligned_bytes_in_flight(const GemmProblem& problem, const hw::KernelProfile& kernel) {
+double unaligned_bytes_in_flight(const GemmProblem& problem, const hw::KernelProfile& kernel,
+                                 GemmKernelBuild build) {
   if (kernel.unaligned_bytes_in_flight_per_thread <= 0 || rows_16_byte_aligned(problem)) return 0;
+  double per_thread = 0;
+  if (build == GemmKernelBuild::split_k) {
+    per_thread = kernel.split_k_unaligned_bytes_in_flight_per_thread;
+  } else if (build == GemmKernelBuild::persistent) {
+    per_thread = kernel.persistent_unaligned_bytes_in_flight_per_thread;
+  }
+  if (per_thread <= 0) per_thread = kernel.unaligned_bytes_in_flight_per_thread;
   // As many loads in flight, each as wide as the rows and the kernel allow.
   const double element_bytes = hw::bytes_per_element(problem.input_type);
   const double load_bytes = std::max(
       element_bytes, std::min(row_alignment_bytes(problem), kernel.unaligned_widest_load_bytes));
-  return kernel.warps * kThreadsPerWarp * kernel.unaligned_bytes_in_flight_per_thread * load_bytes /
-         element_bytes;
+  return kernel.warps * kThreadsPerWarp * per_thread * load_bytes / element_bytes;
 }
 
 }  // namespace
 
 GemmCtaProgramBuilder::GemmCtaProgramBuilder(const GemmProblem& problem,
                                              const hw::KernelProfile& kernel,
-                                             std::shared_ptr<const GemmFusion> fusion)
+                                             std::shared_ptr<const GemmFusion> fusion,
+                                             GemmKernelBuild build)
     : problem_(problem),
       kernel_(kernel),
       fusion_(std::move(fusion)),
@@ -58,7 +66,7 @@ GemmCtaProgramBuilder::GemmCtaProgramBuilder(const GemmProblem& problem,
       tile_cols_(ceil_div(problem.n, kernel.tile_n)),
       k_blocks_(ceil_div(problem.k, kernel.tile_k)),
       chunk_blocks_(ceil_div(k_blocks_, kMaxChunksPerPanel)),
-      unaligned_bytes_in_flight_(unaligned_bytes_in_flight(problem, kernel)),
+      unaligned_bytes_in_flight_(unaligned_bytes_in_flight(problem, kernel, build)),
       // Rows not 16-byte aligned take the gathered loop, which the factor is not for.
       a_read_factor_(unaligned_bytes_in_flight_ > 0 ? 1 : read_factor(problem.k, problem, kernel)),
       b_read_factor_(unaligned_bytes_in_flight_ > 0 ? 1 : read_factor(problem.n, problem, kernel)) {
@@ -176,6 +184,7 @@ void GemmCtaProgramBuilder::add_main_loop(gpu::CtaProgram& program, std::uint16_
       gpu::CtaStep mmas = mma_step(0, segment);
       std::swap(mmas.flops, step.flops);
       step.bytes_in_flight = unaligned_bytes_in_flight_;
+      step.read_latency_s = kernel_.unaligned_load_latency_s;
       program.steps.push_back(std::move(mmas));
     }
     begin = end;

@@ -8,8 +8,8 @@
 // tensor-core work; the first step of a CTA waits one memory latency to fill
 // the pipeline), then the last k-block's MMAs, which nothing overlaps. Rows
 // that are not 16-byte aligned, on a kernel that gathers them through
-// registers (KernelProfile::unaligned_bytes_in_flight_per_thread): each chunk's
-// reads, then its MMAs, one after the other.
+// registers (KernelProfile::unaligned_bytes_in_flight_per_thread, per build):
+// each chunk's reads, then its MMAs, one after the other.
 
 #include <cstdint>
 #include <memory>
@@ -23,12 +23,18 @@
 
 namespace tilesim::workloads {
 
+// Which build of the kernel runs the launch: each scheduler is compiled apart
+// (data-parallel; split-K; the persistent one of Stream-K and persistent
+// data-parallel), so each gathers unaligned rows with its own loads in flight.
+enum class GemmKernelBuild { data_parallel, split_k, persistent };
+
 class GemmCtaProgramBuilder {
  public:
   // `fusion` (from a kernel graph) names the GEMM's tensors and the work fused
   // into its main loop and epilogue.
   GemmCtaProgramBuilder(const GemmProblem& problem, const hw::KernelProfile& kernel,
-                        std::shared_ptr<const GemmFusion> fusion = nullptr);
+                        std::shared_ptr<const GemmFusion> fusion = nullptr,
+                        GemmKernelBuild build = GemmKernelBuild::data_parallel);
 
   std::int64_t tile_rows() const { return tile_rows_; }
   std::int64_t tile_cols() const { return tile_cols_; }

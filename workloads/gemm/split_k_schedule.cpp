@@ -14,7 +14,7 @@ namespace {
 class SplitKPrograms final : public gpu::CtaProgramSource {
  public:
   SplitKPrograms(const GemmWorkload& workload, const hw::KernelProfile& kernel, int splits)
-      : builder_(workload.problem, kernel, workload.fusion),
+      : builder_(workload.problem, kernel, workload.fusion, GemmKernelBuild::split_k),
         rasterizer_(builder_.tile_rows(), builder_.tile_cols(), kernel.swizzle, kernel.cluster),
         splits_(splits),
         reduction_(workload.reduction) {}

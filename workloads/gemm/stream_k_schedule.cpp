@@ -36,7 +36,7 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
  public:
   StreamKPrograms(const GemmWorkload& workload, const hw::KernelProfile& kernel,
                   std::int64_t persistent_ctas)
-      : builder_(workload.problem, kernel, workload.fusion),
+      : builder_(workload.problem, kernel, workload.fusion, GemmKernelBuild::persistent),
         // Tiles are visited in rasterization order, without cluster padding.
         rasterizer_(builder_.tile_rows(), builder_.tile_cols(), kernel.swizzle, {1, 1}),
         partition_(partition_of(workload, builder_, persistent_ctas)),
