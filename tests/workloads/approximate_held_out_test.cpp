@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/chosen_configuration.hpp"
 #include "tests/support/gemm_workload.hpp"
 #include "tests/support/shipped_hardware.hpp"
 #include "workloads/gemm/gemm_runner.hpp"
@@ -135,14 +136,7 @@ KeptRun run(const HeldOutCase& held_out, bool approximate) {
   EXPECT_TRUE(runs.ok()) << describe(held_out) << ": " << runs.diagnostics.format();
   if (!runs.ok()) return {};
   const WorkloadRun& kept = runs.value->front();
-  KeptRun result{kept.schedule, kept.result.time_us()};
-  for (const WorkloadParameter& parameter : kept.parameters) {
-    if (parameter.key.starts_with("tile_") || parameter.key == "splits") {
-      result.chosen +=
-          " " + parameter.key + "=" + std::to_string(std::get<std::int64_t>(parameter.value));
-    }
-  }
-  return result;
+  return {testing::chosen_configuration(kept), kept.result.time_us()};
 }
 
 TEST(ApproximateModeHeldOut, WithinOnePercentOfExactButKnownOutliersAndChoosesAsTheExactSearch) {

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "sim/gpu/plan_equality.hpp"
+#include "tests/support/chosen_configuration.hpp"
 #include "tests/support/gemm_workload.hpp"
 #include "tests/support/shipped_hardware.hpp"
 #include "workloads/gemm/gemm_kernel_config.hpp"
@@ -252,14 +253,7 @@ struct AutoRun {
 
 AutoRun run_auto(const GemmWorkload& workload, bool approximate) {
   const WorkloadRun run = auto_workload_run(workload, approximate);
-  AutoRun result{run.schedule, run.result.time_us()};
-  for (const WorkloadParameter& parameter : run.parameters) {
-    if (parameter.key.starts_with("tile_") || parameter.key == "splits") {
-      result.chosen +=
-          " " + parameter.key + "=" + std::to_string(std::get<std::int64_t>(parameter.value));
-    }
-  }
-  return result;
+  return {testing::chosen_configuration(run), run.result.time_us()};
 }
 
 // Approximate `auto` chooses the exact search's schedule and tile on square,
