@@ -34,7 +34,7 @@ wait
 sanitize() {  # NAME TOOL ARGS...
   local name=$1 tool=$2
   shift 2
-  timeout 150 compute-sanitizer --tool "$tool" --error-exitcode 9 "$carry/bin/tilesim-gemm-check-new" \
+  timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 9 "$carry/bin/tilesim-gemm-check-new" \
     --small "$@" >"$w/sanitizer_$name.log" 2>&1
   echo "exit $?" >>"$w/sanitizer_$name.log"
 }
@@ -59,10 +59,11 @@ for r in 1 2 3 4; do
   done
 done
 date -u +"studies done %FT%TZ" | tee -a "$w/timeline.txt"
+tar -czf "$out/results.tgz" -C "$out" w  # what the call brings back if ncu runs out of time
 
 for b in lead new; do
   for s in ncu_wq1536_n192_dp_h200 ncu_wq1536_n192_sk_h200; do
-    timeout 90 ncu --clock-control none -k regex:gemm_wgmma_kernel --launch-count 1 \
+    timeout 60 ncu --clock-control none -k regex:gemm_wgmma_kernel --launch-count 1 \
       --section SpeedOfLight --section ComputeWorkloadAnalysis --section InstructionStats \
       --section WarpStateStats --section LaunchStats --section SourceCounters \
       --metrics smsp__inst_executed.sum,sm__cycles_active.avg,sm__cycles_active.max \
