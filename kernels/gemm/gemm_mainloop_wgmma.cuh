@@ -150,10 +150,6 @@ struct WgmmaMainloop {
   // Consumer warpgroups: acc = this warpgroup's 64 rows of the k-block range's
   // product. One wgmma group per k-block, one group left in flight: stage
   // kb-1 is released once block kb's group is issued and kb-1's has finished.
-  // The descriptors are built once, for stage 0: a k-step's are those plus its
-  // byte offset / 16 in the low word (the start address field; shared
-  // addresses stay below its 256 KiB reach, so the sum never carries), one
-  // add each instead of rebuilding both descriptors for every wgmma.
   __device__ static void consume(Accumulators& acc, WgmmaStageRing<Cfg>& ring, int k_begin,
                                  int k_end) {
 #pragma unroll
@@ -161,27 +157,21 @@ struct WgmmaMainloop {
 #pragma unroll
       for (int e = 0; e < 4; ++e) acc[0][j][e] = 0.0f;
     }
-    // Warp-uniform by construction (a shuffle from lane 0), so the compiler
-    // keeps it and the descriptors in uniform registers, as wgmma reads them.
-    const int consumer = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x) / 128, 0);
+    const int consumer = static_cast<int>(threadIdx.x) / 128;
     const bool releases = threadIdx.x % 32 == 0;  // one arrival per warp
-    const std::uint32_t stage0_a = ring.stage_a() - ring.stage() * Cfg::kStageBytes;
-    // K-major A: the leading offset is unused with a swizzle (given as 16 bytes).
-    const std::uint64_t a_stage0 =
-        sm90::matrix_descriptor_128b_swizzle(stage0_a + consumer * 64 * kRowBytes, 16, kGroupBytes);
-    const std::uint64_t b_stage0 = sm90::matrix_descriptor_128b_swizzle(
-        stage0_a + Cfg::kStageBytesA, Cfg::kBoxBytesB, kGroupBytes);
     int previous_stage = -1;
     for (int kb = k_begin; kb < k_end; ++kb) {
       sm90::mbarrier_wait(ring.full(), ring.parity());
-      const std::uint32_t stage_units = ring.stage() * (Cfg::kStageBytes >> 4);
+      const std::uint32_t a = ring.stage_a() + consumer * 64 * kRowBytes;
+      const std::uint32_t b = ring.stage_b();
       sm90::wgmma_fence();
 #pragma unroll
       for (int ks = 0; ks < kStepsPerBlock; ++ks) {
+        // K-major A: the leading offset is unused with a swizzle (given as 16 bytes).
         const std::uint64_t a_descriptor =
-            sm90::matrix_descriptor_plus(a_stage0, stage_units + (ks * 32 >> 4));
-        const std::uint64_t b_descriptor =
-            sm90::matrix_descriptor_plus(b_stage0, stage_units + (ks * 16 * kRowBytes >> 4));
+            sm90::matrix_descriptor_128b_swizzle(a + ks * 32, 16, kGroupBytes);
+        const std::uint64_t b_descriptor = sm90::matrix_descriptor_128b_swizzle(
+            b + ks * 16 * kRowBytes, Cfg::kBoxBytesB, kGroupBytes);
         if constexpr (Cfg::kTileN == 256) {
           sm90::wgmma_m64n256k16<Element>(acc[0], a_descriptor, b_descriptor);
         } else {

@@ -171,15 +171,6 @@ __device__ __forceinline__ std::uint64_t matrix_descriptor_128b_swizzle(
          (static_cast<std::uint64_t>(stride_bytes >> 4) << 32) | (kSwizzle128B << 62);
 }
 
-// `descriptor` with its start address moved by `units` 16-byte units: a
-// 32-bit add to the low word, for offsets that keep the address field (bits
-// 0-13) from carrying, as any address inside one CTA's shared memory does.
-__device__ __forceinline__ std::uint64_t matrix_descriptor_plus(std::uint64_t descriptor,
-                                                                std::uint32_t units) {
-  const std::uint32_t low = static_cast<std::uint32_t>(descriptor) + units;
-  return (descriptor & 0xFFFFFFFF00000000ull) | low;
-}
-
 // Orders this thread's earlier register accesses before the next wgmma reads them.
 __device__ __forceinline__ void wgmma_fence() {
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
