@@ -368,6 +368,12 @@ config::Schema<KernelProfile> kernel_profile_schema() {
                       "L2 or not (its scattered 2-byte loads queue in the SM's load path). 0: "
                       "the memory latency of its reads."),
         into(&P::unaligned_load_latency_s));
+  s.add(Param::choice("unaligned_schedules", {"all", "data_parallel_and_split_k"})
+            .default_to("all")
+            .describe("Which schedules the kernel that runs rows not 16-byte aligned has, "
+                      "for `schedule: auto`: all, or data_parallel_and_split_k (a kernel class "
+                      "with one tile per CTA and split-K over the grid, no Stream-K)."),
+        [](P& profile, const Value& value) { profile.unaligned_stream_k = value.text == "all"; });
   s.add(Param::number("misaligned_row_read_factor")
             .range(1, 4)
             .default_to("1")

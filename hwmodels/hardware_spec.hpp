@@ -190,6 +190,10 @@ struct KernelProfile {
   // What each round of that gather's loads waits, L2 hit or not; 0 = the
   // memory latency of its reads (L2 hit or HBM miss).
   double unaligned_load_latency_s = 0;
+  // Whether the kernel that runs rows not 16-byte aligned has Stream-K
+  // schedules (`auto` tries them): cuBLAS runs a CUTLASS 2.x class there, one
+  // tile per CTA with split-K over the grid's z, and no Stream-K.
+  bool unaligned_stream_k = true;
   // Operands whose rows are 16-byte but not 128-byte aligned: their 128-byte
   // row segments straddle two L2 lines; reads cost this multiple of their
   // bytes (1 = none).

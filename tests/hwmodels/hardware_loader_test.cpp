@@ -167,6 +167,9 @@ TEST(ShippedHardware, H100Figures) {
   EXPECT_EQ(reference.persistent_unaligned_bytes_in_flight_per_thread, 26.4);
   EXPECT_DOUBLE_EQ(reference.unaligned_load_latency_s, 500e-9);
   EXPECT_EQ(library.unaligned_bytes_in_flight_per_thread, 8);
+  // cuBLAS's unaligned kernels have no Stream-K (read from their names); ours do.
+  EXPECT_FALSE(library.unaligned_stream_k);
+  EXPECT_TRUE(reference.unaligned_stream_k);
   // The power law and the two L2 partitions.
   EXPECT_EQ(h100.power.limit_w, 700);
   EXPECT_EQ(h100.power.tensor_pj_per_flop, 0.263);

@@ -9,6 +9,7 @@
 #include "hwmodels/hardware_loader.hpp"
 #include "tests/support/gemm_workload.hpp"
 #include "tests/support/shipped_hardware.hpp"
+#include "workloads/gemm/schedule_candidates.hpp"
 #include "workloads/study_runner.hpp"
 
 namespace tilesim::workloads {
@@ -60,6 +61,23 @@ TEST(GemmSchedules, LongKNeedsSplitKOrStreamK) {
   const double sk_us = simulate(gemm(256, 256, 65536, "stream_k"), spec).result.time_us();
   EXPECT_GT(dp_us / split_us, 3.0) << "DP " << dp_us << " us, split-K " << split_us << " us";
   EXPECT_GT(dp_us / sk_us, 3.0) << "DP " << dp_us << " us, Stream-K " << sk_us << " us";
+}
+
+// cuBLAS runs rows not 16-byte aligned on a CUTLASS 2.x class without Stream-K,
+// so auto tries none there; it does on the aligned neighbour and for our kernel.
+TEST(GemmSchedules, AutoTriesNoStreamKForTheLibrarysUnalignedKernel) {
+  const hw::HardwareSpec spec = h100();
+  const auto tries_stream_k = [&](std::int64_t k, const char* kernel) {
+    GemmWorkload workload = gemm(1536, 1536, k, "auto");
+    workload.kernel = kernel;
+    for (const GemmWorkload& candidate : auto_candidates(workload, spec)) {
+      if (candidate.schedule == "stream_k") return true;
+    }
+    return false;
+  };
+  EXPECT_FALSE(tries_stream_k(1535, "library"));
+  EXPECT_TRUE(tries_stream_k(1536, "library"));
+  EXPECT_TRUE(tries_stream_k(1535, "tilesim_ref"));
 }
 
 // Two tiles of 1,024 k-blocks over 132 units: each tile's owner waits for the

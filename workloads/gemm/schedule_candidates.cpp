@@ -8,6 +8,7 @@
 #include "workloads/gemm/gemm_cta_program.hpp"
 #include "workloads/gemm/gemm_kernel_config.hpp"
 #include "workloads/gemm/gemm_kernel_launch.hpp"
+#include "workloads/gemm/row_alignment.hpp"
 
 namespace tilesim::workloads {
 namespace {
@@ -18,7 +19,7 @@ GemmWorkload with_schedule(GemmWorkload workload, std::string schedule) {
 }
 
 void add_schedules(const GemmWorkload& base, std::vector<GemmWorkload>& out,
-                   const std::vector<int>& split_counts) {
+                   const std::vector<int>& split_counts, bool stream_k_too = true) {
   out.push_back(with_schedule(base, "data_parallel"));
   for (const SplitKReduction reduction : {SplitKReduction::serial, SplitKReduction::parallel}) {
     for (const int splits : split_counts) {
@@ -28,6 +29,7 @@ void add_schedules(const GemmWorkload& base, std::vector<GemmWorkload>& out,
       out.push_back(std::move(split));
     }
   }
+  if (!stream_k_too) return;
   for (const StreamKMode mode :
        {StreamKMode::pure, StreamKMode::dp_one_tile, StreamKMode::two_tile}) {
     GemmWorkload stream_k = with_schedule(base, "stream_k");
@@ -79,7 +81,9 @@ std::vector<GemmWorkload> auto_candidates(const GemmWorkload& workload,
     const std::pair<int, int> shape{kernel.value->tile_m, kernel.value->tile_n};
     if (std::find(tried.begin(), tried.end(), shape) != tried.end()) continue;
     tried.push_back(shape);
-    add_schedules(shaped, candidates, useful_split_counts(shaped, *kernel.value, spec));
+    // A kernel whose unaligned rows run another kernel class without Stream-K.
+    const bool stream_k = kernel.value->unaligned_stream_k || rows_16_byte_aligned(shaped.problem);
+    add_schedules(shaped, candidates, useful_split_counts(shaped, *kernel.value, spec), stream_k);
   }
   return candidates;
 }

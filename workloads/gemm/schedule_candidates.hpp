@@ -3,7 +3,9 @@
 //   compare: data-parallel, split-K (serial and parallel, default splits) and
 //            the three Stream-K modes, all with the workload's tile.
 //   auto:    the same schedules plus split counts 2..32, over a small set of
-//            tile shapes that fit the hardware; the fastest wins.
+//            tile shapes that fit the hardware; the fastest wins. No Stream-K
+//            where the profile's kernel for unaligned rows has none
+//            (`unaligned_schedules`) and the rows are not 16-byte aligned.
 
 #include <vector>
 
