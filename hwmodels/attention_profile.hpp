@@ -78,6 +78,11 @@ struct AttentionProfile {
   // softmax with no GEMM of its own in flight, so that block's softmax is not
   // hidden (our Hopper kernel's code; unknown for a library's).
   bool first_block_softmax_exposed = false;
+  // With softmax_overlap: a warpgroup's softmax waits for its own Q K^T and its
+  // next Q K^T waits for that softmax's P, the warpgroups in turn, so a block
+  // costs at least its Q K^T GEMMs plus its softmax; only P V hides the
+  // softmax (our Hopper kernel's code).
+  bool softmax_waits_for_scores = false;
   double cta_overhead_s = 0;  // fixed time per CTA: prologue, Q load issue, epilogue
   // Causal: what each of a CTA's masking steps (FlashAttention-2's unrolled
   // masked turns) costs in GEMM time, relative to an unmasked turn; 1: masked

@@ -108,6 +108,15 @@ config::Schema<AttentionProfile> attention_profile_schema() {
         [](P& profile, const Value& value) {
           profile.first_block_softmax_exposed = value.text == "true";
         });
+  s.add(flag("softmax_waits_for_scores")
+            .default_to("false")
+            .describe("fused, with softmax_overlap: true when a warpgroup's softmax waits for "
+                      "its own Q K^T and its next Q K^T for that softmax, the warpgroups in "
+                      "turn, so that a block costs at least its Q K^T GEMMs plus its softmax "
+                      "and only P V hides the softmax."),
+        [](P& profile, const Value& value) {
+          profile.softmax_waits_for_scores = value.text == "true";
+        });
   s.add(Param::quantity("cta_overhead", QuantityKind::time)
             .range("0 us", "100 us")
             .default_to("0 us")

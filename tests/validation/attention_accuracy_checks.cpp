@@ -161,7 +161,7 @@ void expect_decode_within(const char* file, const DecodeLimits& limit,
 }
 
 void expect_prefill_within(const PrefillFile& limit) {
-  const report::ComparedRows rows = compare_file(limit.file);
+  const report::ComparedRows rows = compare_file(limit.file, limit.hardware);
   const report::ComparisonSummary summary = summarize_and_print(rows);
   EXPECT_GE(summary.attention.all.cases, limit.min_cases);
   EXPECT_LE(summary.attention.all.mape_percent, limit.mape);

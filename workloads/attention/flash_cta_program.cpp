@@ -44,6 +44,7 @@ FlashCtaProgramBuilder::FlashCtaProgramBuilder(FlashTile tile, std::int64_t chun
       softmax_overlap_(profile.softmax_overlap ||
                        gpu::BlockScheduler(spec.sm).ctas_per_sm(tile.footprint()) > 1),
       first_softmax_exposed_(profile.softmax_overlap && profile.first_block_softmax_exposed),
+      softmax_waits_for_scores_(profile.softmax_overlap && profile.softmax_waits_for_scores),
       cta_overhead_s_(profile.cta_overhead_s),
       masking_step_cost_(profile.masking_step_cost),
       l2_latency_s_(spec.l2.latency_s) {}
@@ -104,7 +105,11 @@ void FlashCtaProgramBuilder::add_chunk(gpu::CtaProgram& program, std::uint16_t s
     const double mma_s = mma.flops / rates_.tensor_flops_per_s;
     const double softmax_s =
         exponentials.flops / rates_.sfu_ops_per_s + bookkeeping.flops / rates_.fp32_flops_per_s;
-    double exposed = softmax_s > mma_s ? (softmax_s - mma_s) / softmax_s : 0.0;
+    // Waiting for its scores, the softmax runs after the block's Q K^T (half
+    // of the GEMMs' flops) and only P V can hide it.
+    const double scores_s = 2 * scores * d / rates_.tensor_flops_per_s;
+    const double chain_s = softmax_waits_for_scores_ ? scores_s + softmax_s : softmax_s;
+    double exposed = chain_s > mma_s ? std::min(1.0, (chain_s - mma_s) / softmax_s) : 0.0;
     // A work item's first block: S alone, then its softmax, with no GEMM of
     // its warpgroup in flight (flash_forward_wgmma_kernel.cuh, "Block 0"), so
     // that block's softmax is not hidden; its share of the chunk's softmax.

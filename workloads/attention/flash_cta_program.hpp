@@ -89,6 +89,8 @@ class FlashCtaProgramBuilder {
   bool softmax_overlap_;
   // A work item's first block has no GEMM of its own in flight (our Hopper kernel).
   bool first_softmax_exposed_;
+  // The softmax waits for the block's Q K^T, which waits for the last softmax.
+  bool softmax_waits_for_scores_;
   double cta_overhead_s_;
   double masking_step_cost_;
   double l2_latency_s_;

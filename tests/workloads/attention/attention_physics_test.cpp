@@ -358,6 +358,7 @@ TEST(AttentionPhysics, OwnWgmmaKernelPaysItsFirstBlocksSoftmax) {
   const hw::HardwareSpec spec = h100();
   hw::AttentionProfile profile = spec.attention_profiles.at("tilesim_ref_wgmma");
   ASSERT_TRUE(profile.first_block_softmax_exposed);
+  profile.softmax_waits_for_scores = false;  // tested on its own below
   const FlashTile tile = flash_tile(profile, 128, hw::DataType::bf16);
   const FlashWorkItem item{0, 0, 0, tile.query_rows, 0, 4 * tile.key_rows, 4 * tile.key_rows};
   auto exponentials = [&](const hw::AttentionProfile& p) {
@@ -377,6 +378,33 @@ TEST(AttentionPhysics, OwnWgmmaKernelPaysItsFirstBlocksSoftmax) {
   EXPECT_DOUBLE_EQ(exposed[1], 0);
   profile.first_block_softmax_exposed = false;
   EXPECT_DOUBLE_EQ(exponentials(profile)[0], 0);
+}
+
+// Our Hopper kernel's consumer warpgroup waits for its own S before its
+// softmax (wgmma_wait_group<1>) and issues the next S only after convert_p
+// (flash_forward_wgmma_kernel.cuh), so a 128-key block costs at least its
+// Q K^T plus its softmax: at d 64, whose GEMMs are half of d 128's and whose
+// softmax is the same, that chain, not the tensor cores, sets the block. The
+// H200 wgmma block ladder (bench/measurements/h200_sxm_2026-11-28_attention_
+// wgmma_block_ladder_ref.csv: one query block per CTA, 132 CTAs on one K/V)
+// took 1.17 us a block at d 64 (2048 -> 8192 keys); without the wait the
+// model gives 0.92.
+TEST(AttentionPhysics, OwnWgmmaSoftmaxWaitsForItsScores) {
+  hw::HardwareSpec spec = testing::shipped_hardware("h200_sxm");
+  hw::AttentionProfile& profile = spec.attention_profiles.at("tilesim_ref_wgmma");
+  ASSERT_TRUE(profile.softmax_waits_for_scores);
+  auto us_per_block = [&] {
+    auto time_us = [&](std::int64_t kv_len) {
+      AttentionWorkload workload = attention(132, 1, 128, {kv_len}, "flash");
+      workload.kernel = "tilesim_ref_wgmma";
+      workload.shape.head_dim = 64;
+      return simulate(workload, spec).result.time_us();
+    };
+    return (time_us(8192) - time_us(2048)) / 48;
+  };
+  EXPECT_NEAR(us_per_block(), 1.17, 0.1);
+  profile.softmax_waits_for_scores = false;
+  EXPECT_LT(us_per_block(), 1.0);
 }
 
 // FlashAttention-2 runs a causal CTA's last n_masking_steps key blocks through
