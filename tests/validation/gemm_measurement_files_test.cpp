@@ -265,6 +265,13 @@ const FileLimit kFiles[] = {
     // 15.4% (20.2 -> 17.4 on h200_sxm), own rows unchanged. Never fitted on.
     {"h200_sxm_2026-11-28_gemm_validation_19.csv", 6.8, 16.0, "h200_sxm.measured"},  // 6.23 / 15.40
     {"h200_sxm_2026-11-28_gemm_validation_19.csv", 6.6, 18.0, "h200_sxm"},           // 6.10 / 17.43
+    // cuBLAS on unaligned rows over k and grid size (kernels/studies/
+    // gemm_cublas_unaligned_calibration.yaml): named calibration rows, measured
+    // with ncu kernel names for the next fit of the fallback's split count and
+    // short-k cost; nothing fitted on it yet.
+    {"h200_sxm_2026-11-28_gemm_cublas_unaligned_calibration.csv", 0, 11.4,
+     "h200_sxm.measured"},                                                               // 10.80
+    {"h200_sxm_2026-11-28_gemm_cublas_unaligned_calibration.csv", 0, 16.2, "h200_sxm"},  // 15.62
     // Validation 12's rows on an H200 (kernels/studies/gemm_h200_validation_12.yaml,
     // measured in the same call): unseen H200/H100 ratio rows.
     {"h200_sxm_2026-11-28_gemm_validation_12.csv", 6.0, 6.7, "h200_sxm.measured"},  // 5.45 / 6.24
