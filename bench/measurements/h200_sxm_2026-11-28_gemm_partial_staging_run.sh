@@ -22,19 +22,16 @@ chmod +x "$carry"/bin/*
 date -u +"start %FT%TZ" | tee "$w/timeline.txt"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,pstate,temperature.gpu \
   --format=csv | tee "$w/nvidia_smi_before.csv"
-# The data-parallel kernels' SASS, lead against hopper22 (their code paths
-# should be untouched), and the new kernels' registers and spills.
+# The data-parallel wgmma kernels' SASS, lead against hopper22 (their code
+# path should be untouched), and the new kernels' registers and spills.
 for b in lead new; do
-  gunzip -c "$carry/obj/dp_$b.o.gz" >"$w/dp_$b.o"
-  cuobjdump -sass "$w/dp_$b.o" | grep -v '^\s*$' >"$w/dp_sass_$b.txt" 2>&1
+  cuobjdump -sass "$carry/bin/tilesim-measure-$b" | awk '
+    /Function :/ { keep = ($0 ~ /gemm_wgmma_kernel/ && $0 ~ /DataParallelScheduler/) }
+    keep && NF' >"$w/dp_sass_$b.txt" 2>&1
 done
-if cmp -s "$w/dp_sass_lead.txt" "$w/dp_sass_new.txt"; then echo "data-parallel SASS identical"; else
-  echo "data-parallel SASS differs: $(diff "$w/dp_sass_lead.txt" "$w/dp_sass_new.txt" | wc -l) diff lines"; fi
-rm -f "$w"/dp_*.o
-gunzip -c "$carry/obj/sk_new.o.gz" >"$w/sk_new.o"
-cuobjdump --dump-resource-usage "$w/sk_new.o" >"$w/sk_new_resources.txt" 2>&1
-rm -f "$w/sk_new.o"
-grep -A1 'Function.*WgmmaTileConfig' "$w/sk_new_resources.txt" | grep -o 'REG:[0-9]* STACK:[0-9]*' | sort | uniq -c
+echo "data-parallel wgmma SASS: $(wc -l <"$w/dp_sass_lead.txt") lines lead, $(diff "$w/dp_sass_lead.txt" "$w/dp_sass_new.txt" | wc -l) diff lines"
+cuobjdump --dump-resource-usage "$carry/bin/tilesim-measure-new" >"$w/new_resources.txt" 2>&1
+grep -A1 'Function.*gemm_wgmma_kernel' "$w/new_resources.txt" | grep -o 'REG:[0-9]* STACK:[0-9]*' | sort | uniq -c
 check=$carry/bin/tilesim-gemm-check-new
 variants=(m128n192k64_w12_s4_wgmma_tma_store_c2 m128n256k64_w12_s4_wgmma_tma_store
   m128n256k64_w12_s4_wgmma m128n256k64_w12_s4_wgmma_tma_store_c2 m192n192k64_w16_s3_wgmma_tma_store_c2)
