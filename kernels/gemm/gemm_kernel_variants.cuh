@@ -26,10 +26,9 @@ GemmKernelHandle handle_of(bool vector_loads) {
 
 template <class Cfg, typename In, typename Out, class Scheduler>
 GemmKernelHandle wgmma_handle_of() {
-  // Kernels whose CTAs share tiles also stage partials in Cfg::kSpareBytes.
   return {reinterpret_cast<const void*>(&gemm_wgmma_kernel<Cfg, In, Out, Scheduler>),
           Cfg::kThreads,
-          Cfg::kSharedBytes + (Scheduler::kSharesTiles ? Cfg::kSpareBytes : 0),
+          Cfg::kSharedBytes,
           true,
           Cfg::kStoresByTma,
           Cfg::kClusterM};

@@ -38,7 +38,6 @@
 #include "kernels/gemm/gemm_finish_unit.cuh"
 #include "kernels/gemm/gemm_kernel_params.cuh"
 #include "kernels/gemm/gemm_mainloop_wgmma.cuh"
-#include "kernels/gemm/gemm_partial_staging.cuh"
 #include "kernels/gemm/gemm_tensor_maps.hpp"
 #include "kernels/gemm/gemm_tile_config.cuh"
 #include "kernels/gemm/gemm_work_unit_ring.cuh"
@@ -56,8 +55,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #if defined(TILESIM_SM90A)
   extern __shared__ __align__(128) unsigned char smem[];
   __shared__ int ticket;  // atomic fixup: this CTA's arrival order at a shared tile
-  // Peers' partials by the copy engine (gemm_partial_staging.cuh): shared tiles, C by TMA.
-  constexpr bool kStagesPartials = Scheduler::kSharesTiles && Cfg::kStoresByTma;
   // Dynamic shared memory is not promised 1024-byte alignment: kSharedBytes has the slack.
   const std::uint32_t base = (shared_address(smem) + Cfg::kAlignmentBytes - 1) &
                              ~static_cast<std::uint32_t>(Cfg::kAlignmentBytes - 1);
@@ -67,17 +64,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   WgmmaStageRing<Cfg> ring(stages);
   const std::uint32_t unit_ring = stages + Cfg::kStages * Cfg::kStageBytes + Cfg::kBarrierBytes;
   WorkUnitRing units(unit_ring, smem + (unit_ring - shared_address(smem)));
-  // The staging's spare bytes (kStagesPartials only) follow the work-unit slots.
-  const std::uint32_t spare = unit_ring + Cfg::kUnitRingBytes;
-  __shared__ alignas(8) std::uint64_t staging_free;
-  __shared__ int staging_request[2];
-  const auto make_staging = [&] {
-    return PartialStaging<Cfg>(base, smem + (base - shared_address(smem)), spare,
-                               smem + (spare - shared_address(smem)), shared_address(&staging_free),
-                               staging_request);
-  };
   if (threadIdx.x == 0) {
-    if constexpr (kStagesPartials) make_staging().init_barrier();
     ring.init_barriers();
     units.init_barriers(Cfg::kMathThreads);
   }
@@ -106,27 +93,15 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       }
       units.publish_end();
       if constexpr (kClustered) Mainloop::wait_for_releases(ring);
-    } else if constexpr (kStagesPartials) {
-      if ((threadIdx.x - Cfg::kMathThreads) / 32 == PartialStaging<Cfg>::kHelperWarp) {
-        make_staging().serve(p);
-      }
     }
   } else {
     sm90::raise_register_budget<Cfg::kConsumerRegisters>();
-    [[maybe_unused]] auto staging = make_staging();
     for (WorkUnit unit = units.receive(); unit.tile >= 0; unit = units.receive()) {
       const TileCoord tile = rasterize_tile(unit.tile, p.tiles_m, p.tiles_n, p.swizzle);
       const int m0 = (tile.row * Cfg::kClusterM + rank) * Cfg::kTileM;
       const int n0 = tile.col * Cfg::kTileN;
       typename Cfg::Accumulators acc;
       Mainloop::consume(acc, ring, unit.k_begin, unit.k_end);
-      if constexpr (kStagesPartials) {
-        staging.wait_until_free();
-        if (PartialStaging<Cfg>::stages(p, unit)) {
-          staging.stage(p, unit, acc);
-          continue;
-        }
-      }
       if constexpr (Cfg::kStoresByTma) {
         finish_unit<Cfg, Out, Scheduler>(
             p, unit, acc, m0, n0, &ticket, [&](const typename Cfg::Accumulators& finished) {
@@ -137,7 +112,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         finish_unit<Cfg, Out, Scheduler>(p, unit, acc, m0, n0, &ticket);
       }
     }
-    if constexpr (kStagesPartials) staging.finish();
     if constexpr (Cfg::kStoresByTma) GemmTmaStoreEpilogue<Cfg, Out>::drain();
   }
 #elif defined(__CUDA_ARCH__)

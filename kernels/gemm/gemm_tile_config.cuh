@@ -140,19 +140,6 @@ struct WgmmaTileConfig {
   static constexpr int kSharedBytes =
       kEpilogueBytes + kStages * kStageBytes + kBarrierBytes + kUnitRingBytes + kAlignmentBytes;
   static_assert(kSharedBytes <= 227 * 1024, "the H100's shared memory per block");
-  // Stream-K / split-K peers (kStoresByTma only; gemm_partial_staging.cuh)
-  // stage the first kStagedFragments of their fp32 partial in shared memory
-  // (C's staging boxes, then kSpareBytes after everything else) for the copy
-  // engine to store while the consumers start their next unit.
-  static constexpr int kFixupFragmentBytes = kMathThreads * 16;  // one float4 a math thread
-  static constexpr int kEpilogueFragments = kEpilogueBytes / kFixupFragmentBytes;
-  static constexpr int kSpareFragments =
-      kStoresByTma ? (227 * 1024 - kSharedBytes - 256) / kFixupFragmentBytes : 0;
-  static constexpr int kStagedFragments =
-      kEpilogueFragments + kSpareFragments < kMmaN ? kEpilogueFragments + kSpareFragments : kMmaN;
-  static constexpr int kSpareBytes = (kStagedFragments - kEpilogueFragments) * kFixupFragmentBytes;
-  static_assert(kEpilogueBytes % kFixupFragmentBytes == 0 &&
-                kStagedFragments >= kEpilogueFragments);
 
   static_assert(kTileM % 64 == 0 && kTileN % kBoxN == 0 && kTileN <= 256);
   static constexpr int kBoxesB = kTileN / kBoxN;

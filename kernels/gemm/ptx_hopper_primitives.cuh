@@ -136,20 +136,6 @@ __device__ __forceinline__ void bulk_wait_group_all() {
   asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
 }
 
-// A bulk copy of `bytes` (a multiple of 16, both ends 16-byte aligned) from
-// shared to global memory, in this thread's current bulk group.
-__device__ __forceinline__ void bulk_store(void* dst, std::uint32_t src, int bytes) {
-  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n" ::"l"(dst), "r"(src),
-               "r"(bytes)
-               : "memory");
-}
-
-// Orders the copy engine's completed global writes before this thread's
-// later ordinary accesses (a release that publishes them to other CTAs).
-__device__ __forceinline__ void fence_proxy_async() {
-  asm volatile("fence.proxy.async;\n" ::: "memory");
-}
-
 // Orders this thread's ordinary shared-memory writes before the copy engine's reads of them.
 __device__ __forceinline__ void fence_proxy_async_shared() {
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
@@ -162,12 +148,6 @@ __device__ __forceinline__ void prefetch_tensor_map(const CUtensorMap* map) {
 // A barrier for the `threads` threads (whole warps) that name barrier `id` (0 is __syncthreads).
 __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
-}
-
-// Arrives at named barrier `id` without waiting; `threads` counts every thread
-// that arrives or syncs there (whole warps).
-__device__ __forceinline__ void named_barrier_arrive(int id, int threads) {
-  asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
 template <int kRegisters>
