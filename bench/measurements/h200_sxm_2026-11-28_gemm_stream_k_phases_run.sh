@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # hopper22's first device call (H200): where the 1536^3 Stream-K time goes.
 #   run.sh CARRY_DIR OUT_DIR
-# CARRY_DIR holds (stripped, gzip) the lead's tilesim-measure and
+# CARRY_DIR holds studies/ and (stripped, gzip) the lead's tilesim-measure and
 # tilesim-gemm-check and the PROBE tilesim-measure (clock64 marks per phase,
 # see the NOTES), with libyaml-cpp and libfmt.
 # 1. PROBE: per-phase traces of the last timed launch of 1536^3 (twice) and
@@ -22,7 +22,7 @@ date -u +"start %FT%TZ" | tee "$w/timeline.txt"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,pstate,temperature.gpu \
   --format=csv | tee "$w/nvidia_smi_before.csv"
 opts=(--warmup-ms 150 --target-ms 40 --min-runs 30)
-st=$repo/kernels/studies
+st=$carry/studies  # the studies travel in the carried folder
 trace() {  # NAME STUDY
   TILESIM_PHASE_TRACE_CSV=$w/trace_$1.csv timeout 60 "$carry/bin/tilesim-measure-probe" "$st/$2.yaml" "${opts[@]}" \
     --csv "$w/trace_$1_timing.csv" >"$w/trace_$1.log" 2>&1
