@@ -49,6 +49,7 @@ class CtaExecutor {
   void reserve_running(std::size_t ctas) {
     running_.reserve(ctas);
     resources_.network().reserve_flows(ctas);
+    if (unit_fast_forward_) unit_fast_forward_->reserve(ctas);
   }
   // CTAs still waiting on flags (non-zero after a run means a deadlock).
   std::size_t blocked_count() const { return flags_.blocked_count(); }
