@@ -71,6 +71,11 @@ class FluidNetwork {
   FluidNetwork& operator=(const FluidNetwork&) = delete;
 
   ResourceId add_resource(double capacity_per_ps);
+  // Room for this many resources, or flows at once: a run that knows its
+  // sizes up front (the GPU's 500-odd resources, a flow per resident CTA)
+  // does not grow the arrays step by step. Changes no result.
+  void reserve_resources(std::size_t resources) { resources_.reserve(resources); }
+  void reserve_flows(std::size_t flows) { flows_.reserve(flows); }
 
   // Starts a flow now. `max_progress_per_ps` (> 0) caps the flow on its own
   // (1 / its shortest possible duration); a flow with no demands takes exactly

@@ -44,6 +44,13 @@ class CtaExecutor {
   // dispatch). `kernel` scopes the program's flags: CTAs of one kernel share them.
   void run(int sm, std::uint32_t kernel, double tensor_efficiency, CtaProgram program,
            sim::SimTime start_delay, DoneCallback on_done);
+  // Room for this many CTAs running at once, and their flows (one step
+  // each): a run that knows its grids does not grow them step by step.
+  void reserve_running(std::size_t ctas) {
+    running_.reserve(ctas);
+    resources_.network().reserve_flows(ctas);
+    if (unit_fast_forward_) unit_fast_forward_->reserve(ctas);
+  }
   // CTAs still waiting on flags (non-zero after a run means a deadlock).
   std::size_t blocked_count() const { return flags_.blocked_count(); }
   // Whether running CTAs may skip units now (UnitFastForward::set_allowed).

@@ -17,7 +17,9 @@ GpuResources::GpuResources(sim::Simulator& simulator, const hw::HardwareSpec& sp
       l2_(network_.add_resource(spec.l2.bandwidth_bytes_per_s * kPerSecondToPerPs)),
       // Without a slice bandwidth no flow demands it (CtaExecutor).
       l2_slices_(network_.add_resource(slice_bandwidth(spec.l2) * kPerSecondToPerPs)) {
-  per_sm_.reserve(spec.sm.count);
+  const auto sm_count = static_cast<std::size_t>(spec.sm.count);
+  network_.reserve_resources(3 + 4 * sm_count);
+  per_sm_.reserve(sm_count);
   for (int sm = 0; sm < spec.sm.count; ++sm) {
     per_sm_.push_back(
         SmResources{network_.add_resource(spec.sm.l2_port_bytes_per_s * kPerSecondToPerPs),

@@ -104,9 +104,20 @@ class GpuRun {
       fast_forward_.emplace(std::move(wave_ctas));
     }
     // Every CTA leaves a record: reserved once, not moved as the run grows.
+    // So are the slots of the CTAs one grid keeps resident at once.
     std::int64_t total_ctas = 0;
-    for (const KernelLaunch& launch : plan_.kernels) total_ctas += launch.cta_count;
+    std::int64_t resident_ctas = 0;
+    for (std::size_t i = 0; i < plan_.kernels.size(); ++i) {
+      const std::int64_t cta_count = plan_.kernels[i].cta_count;
+      total_ctas += cta_count;
+      resident_ctas = std::max(
+          resident_ctas,
+          std::min(cta_count, std::int64_t{spec_.sm.count} * result_.kernels[i].ctas_per_sm));
+    }
     result_.ctas.reserve(static_cast<std::size_t>(total_ctas));
+    executor_.reserve_running(static_cast<std::size_t>(resident_ctas));
+    running_ctas_.reserve(static_cast<std::size_t>(resident_ctas));
+    if (moves_times_) running_offsets_.reserve(static_cast<std::size_t>(resident_ctas));
     for (std::size_t i = 0; i < plan_.kernels.size(); ++i) {
       simulator_.schedule_at(timings[i].arrival, sim::EventPriority::normal,
                              [this, i] { kernel_arrived(i); });

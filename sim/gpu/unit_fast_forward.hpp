@@ -61,6 +61,8 @@ class UnitFastForward {
 
   // Whether the grid may skip now: the only kernel running, every CTA of it dispatched.
   void set_allowed(bool allowed) { allowed_ = allowed; }
+  // Room for CTAs in this many executor slots (CtaExecutor::reserve_running).
+  void reserve(std::size_t slots) { ctas_.reserve(slots); }
   // A CTA starts in executor slot `slot`.
   void started(std::uint32_t slot);
   void finished(std::uint32_t slot);

@@ -115,7 +115,10 @@ gpu::CtaStep GemmCtaProgramBuilder::mma_step(double k_blocks, std::uint16_t segm
 // number of CTAs, unrelated to the order of their tiles.
 double GemmCtaProgramBuilder::cta_pace(std::int64_t cta_index) const {
   constexpr double kGoldenRatioFraction = 0.6180339887498949;
-  const double r = std::fmod(static_cast<double>(cta_index + 1) * kGoldenRatioFraction, 1.0);
+  // x - floor(x) is fmod(x, 1) exactly for x > 0 (Sterbenz: floor(x) <= x <
+  // 2 floor(x) once x >= 1), without fmod's library call.
+  const double x = static_cast<double>(cta_index + 1) * kGoldenRatioFraction;
+  const double r = x - std::floor(x);
   return 1 / (1 + kernel_.cta_speed_spread * (r - 0.5));
 }
 

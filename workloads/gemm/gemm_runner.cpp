@@ -329,14 +329,15 @@ config::Loaded<std::vector<WorkloadRun>> choose_schedule(const GemmWorkload& wor
       rank_candidates(workload, spec, schedules, options,
                       runner_up_searched ? Places::winner_and_runner_up : Places::winner);
   if (!ranked.ok()) return {std::nullopt, std::move(ranked.diagnostics)};
-  const std::vector<CandidateRun>& runs = ranked.value->runs;
-  const CandidateRun& winner = runs.front();
-  // The winner is simulated again only when its bandwidth trace is wanted.
+  std::vector<CandidateRun>& runs = ranked.value->runs;
+  CandidateRun& winner = runs.front();
+  // The winner is simulated again only when its bandwidth trace is wanted;
+  // otherwise its run (every CTA's record) is moved out, not copied.
   WorkloadRun chosen =
       options.record_bandwidth
           ? *simulate_gemm(ranked.value->candidates[winner.candidate], spec, schedules, options)
                  .value
-          : winner.run;
+          : std::move(winner.run);
   ScheduleChoice choice;
   choice.candidates = static_cast<int>(ranked.value->candidates.size());
   choice.simulated = ranked.value->simulated;
