@@ -279,6 +279,12 @@ const FileLimit kFiles[] = {
     {"h200_sxm_2026-11-28_gemm_cublas_unaligned_calibration.csv", 0, 11.4,
      "h200_sxm.measured"},                                                               // 10.80
     {"h200_sxm_2026-11-28_gemm_cublas_unaligned_calibration.csv", 0, 16.2, "h200_sxm"},  // 15.62
+    // cuBLAS's kernel by size (72-1832) and row alignment at k ~1000
+    // (kernels/studies/gemm_cublas_menu_calibration.yaml): named calibration
+    // rows with ncu kernel names (small unaligned problems split k 4-19 ways
+    // and add a reduce launch); nothing fitted on it yet.
+    {"h200_sxm_2026-11-29_gemm_cublas_menu_calibration.csv", 0, 20.2, "h200_sxm.measured"},  // 19.7
+    {"h200_sxm_2026-11-29_gemm_cublas_menu_calibration.csv", 0, 21.2, "h200_sxm"},           // 20.7
     // Validation 12's rows on an H200 (kernels/studies/gemm_h200_validation_12.yaml,
     // measured in the same call): unseen H200/H100 ratio rows.
     {"h200_sxm_2026-11-28_gemm_validation_12.csv", 6.0, 6.7, "h200_sxm.measured"},  // 5.45 / 6.24
