@@ -17,6 +17,7 @@ packages=(
   libbenchmark-dev            # bench/
   python3-dev python3-pybind11  # the Python package (app/python)
   python3-pytest python3-pandas # its tests: results must load straight into a DataFrame
+  python3-yaml                  # the device scripts (sdpa_measure.py, ncu_kernel_names.py) read studies; their tests run here
   chromium                      # a real headless browser loads the --html reports in a test
   parallel                      # GNU parallel: docs/sweeps.md's sharded-sweep one-liner, run by a test
   clang-16 libclang-rt-16-dev   # the sanitize (CI) and fuzz presets: libFuzzer + ASan/UBSan runtimes (clang-14 fails on libstdc++ 12's <ranges>)
