@@ -352,6 +352,11 @@ const FileLimit kFiles[] = {
     {"h200_sxm_2026-11-28_gemm_partial_staging_lead.csv", 7.1, 8.9,
      "h200_sxm.measured"},                                                        // 6.6 / 8.4
     {"h200_sxm_2026-11-28_gemm_partial_staging_lead.csv", 9.0, 6.9, "h200_sxm"},  // 8.5 / 6.4
+    // hopper23's control, the lead's build: DP, Stream-K (even) and cuBLAS, 12 rounds.
+    {"h200_sxm_2026-11-29_gemm_stream_k_even_control_lead.csv", 9.4, 13.0,
+     "h200_sxm.measured"},  // 8.8 / 12.4
+    {"h200_sxm_2026-11-29_gemm_stream_k_even_control_lead.csv", 11.4, 11.3,
+     "h200_sxm"},  // 10.9 / 10.7
 };
 
 // gtest prints a parameter with this, not as bytes.
