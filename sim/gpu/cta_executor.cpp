@@ -81,6 +81,13 @@ void CtaExecutor::run(int sm, std::uint32_t kernel, double tensor_efficiency, Ct
   }
   cta.time_use = {};
   cta.skipped_time = {};
+  if (on_step_begun_) {
+    double tensor_flops = 0;
+    for (const CtaStep& step : cta.program.steps) {
+      if (step.unit == ExecutionUnit::tensor) tensor_flops += step.flops;
+    }
+    tensor_flops_left_[static_cast<std::size_t>(sm)] += tensor_flops;
+  }
   if (unit_fast_forward_) unit_fast_forward_->started(index);
   if (attribute_time_) cta.time_use[CtaTimeUse::dispatch] += start_delay;
   simulator_.schedule_after(start_delay, sim::EventPriority::normal,
@@ -166,6 +173,9 @@ void CtaExecutor::skip_units(std::uint32_t running_index) {
     cta.outcome.traffic.write_bytes += step.write_bytes;
     cta.outcome.flops += step.flops;
     flops_begun_ += step.flops;
+    if (on_step_begun_ && step.unit == ExecutionUnit::tensor) {
+      tensor_flops_left_[static_cast<std::size_t>(cta.sm)] -= step.flops;
+    }
     if (!cta.outcome.segments.empty()) {
       cta.outcome.segments[step.segment].span = {unit_begin, unit_begin + skip->period};
     }
@@ -214,7 +224,12 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
   cta.outcome.traffic += MemoryTraffic{l2_read_bytes, missed_bytes, step.write_bytes};
   cta.outcome.flops += step.flops;
   flops_begun_ += step.flops;
-  if (on_step_begun_) on_step_begun_();
+  if (on_step_begun_) {
+    if (step.unit == ExecutionUnit::tensor) {
+      tensor_flops_left_[static_cast<std::size_t>(cta.sm)] -= step.flops;
+    }
+    on_step_begun_(cta.sm);
+  }
 
   const double miss_share = read_bytes > 0 ? missed_bytes / read_bytes : 0;
   const double latency_s = step.read_latency_s > 0 ? step.read_latency_s

@@ -63,9 +63,16 @@ class CtaExecutor {
   CtaProgram spare_program();
   // Flops of every step begun or skipped so far, over all CTAs.
   double flops_begun() const { return flops_begun_; }
-  // Called once each step has begun (after flops_begun() counts it).
-  void watch_steps(std::function<void()> on_step_begun) {
+  // Called with the step's SM once each step has begun (after flops_begun()
+  // and tensor_flops_left() count it). Watching also keeps tensor_flops_left.
+  void watch_steps(std::function<void(int sm)> on_step_begun) {
     on_step_begun_ = std::move(on_step_begun);
+    tensor_flops_left_.assign(static_cast<std::size_t>(spec_.sm.count), 0.0);
+  }
+  // While steps are watched: the tensor-core flops of the steps not begun yet
+  // of the CTAs running on `sm`.
+  double tensor_flops_left(int sm) const {
+    return tensor_flops_left_[static_cast<std::size_t>(sm)];
   }
   // What skipping CTAs' later times move by (zero until units are skipped).
   sim::SimTime skipped_unit_time() const {
@@ -118,7 +125,8 @@ class CtaExecutor {
   std::vector<CtaProgram> spare_programs_;  // finished CTAs' programs, for their storage
   std::uint64_t started_ctas_ = 0;          // the last CTA's id (ids from 1)
   double flops_begun_ = 0;
-  std::function<void()> on_step_begun_;
+  std::function<void(int sm)> on_step_begun_;
+  std::vector<double> tensor_flops_left_;  // per SM, while steps are watched
 };
 
 }  // namespace tilesim::gpu
