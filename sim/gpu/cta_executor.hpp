@@ -106,7 +106,6 @@ class CtaExecutor {
   void start_flow(std::uint32_t running_index, sim::FlowDemands&& demands, double cap);
   void end_step(std::uint32_t running_index);
   void finish(std::uint32_t running_index);
-  double busy_ps(const CtaStep& step, double tensor_efficiency) const;
   void add_limited_time(std::uint32_t running_index, sim::ResourceId limit, sim::SimTime duration);
   std::uint64_t flag_key(const RunningCta& cta, std::uint32_t flag) const {
     return (std::uint64_t{cta.kernel} << 32) | flag;
