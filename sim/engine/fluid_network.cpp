@@ -33,23 +33,12 @@ void FluidNetwork::start_flow(FlowDemands&& demands, double max_progress_per_ps,
   if (!(max_progress_per_ps > 0)) {
     throw std::invalid_argument("FluidNetwork::start_flow: the cap must be > 0");
   }
-  demands.erase(std::remove_if(demands.begin(), demands.end(),
-                               [](const FlowDemand& d) { return d.amount <= 0; }),
-                demands.end());
-  if (demands.empty() && max_progress_per_ps == kUncapped) {
+  // A demand of no amount takes nothing of its resource: the flow leaves it out.
+  const auto needed = [](const FlowDemand& d) { return !(d.amount <= 0); };
+  if (max_progress_per_ps == kUncapped && std::none_of(demands.begin(), demands.end(), needed)) {
     simulator_.schedule_at(simulator_.now(), EventPriority::normal, std::move(on_complete));
     return;
   }
-  double solo_rate = max_progress_per_ps;
-  ResourceId solo_limit = kOwnCap;
-  for (const FlowDemand& demand : demands) {
-    const double rate = resources_[demand.resource].capacity / demand.amount;
-    if (rate < solo_rate) {
-      solo_rate = rate;
-      solo_limit = demand.resource;
-    }
-  }
-  const double fair_size = demands.empty() ? 1.0 : demands.front().amount;
   std::uint32_t slot = 0;
   if (free_slots_.empty()) {
     slot = static_cast<std::uint32_t>(flows_.size());
@@ -58,9 +47,25 @@ void FluidNetwork::start_flow(FlowDemands&& demands, double max_progress_per_ps,
     slot = free_slots_.back();
     free_slots_.pop_back();
   }
-  // Every field is set in place: a finished flow's slot is not cleared.
+  // Every field is set in place: a finished flow's slot is not cleared. The
+  // needed demands go into the slot's inline storage in one pass that also
+  // finds the solo rate and counts the flow on its resources.
   Flow& flow = flows_[slot];
-  flow.demands = std::move(demands);
+  flow.demands.clear();
+  double solo_rate = max_progress_per_ps;
+  ResourceId solo_limit = kOwnCap;
+  for (const FlowDemand& demand : demands) {
+    if (!needed(demand)) continue;
+    flow.demands.push_back(demand);
+    Resource& resource = resources_[demand.resource];
+    const double rate = resource.capacity / demand.amount;
+    if (rate < solo_rate) {
+      solo_rate = rate;
+      solo_limit = demand.resource;
+    }
+    ++resource.active_flows;
+  }
+  demands.clear();
   flow.cap = max_progress_per_ps;
   flow.solo_rate = solo_rate;
   flow.solo_limit = solo_limit;
@@ -68,7 +73,7 @@ void FluidNetwork::start_flow(FlowDemands&& demands, double max_progress_per_ps,
   flow.limit = kOwnCap;
   flow.limit_since = simulator_.now();
   flow.owner = owner;
-  flow.fair_size = fair_size;
+  flow.fair_size = flow.demands.empty() ? 1.0 : flow.demands.front().amount;
   flow.level_cap = 0;
   flow.progress_left = 1.0;
   flow.updated_at = simulator_.now();
@@ -80,7 +85,6 @@ void FluidNetwork::start_flow(FlowDemands&& demands, double max_progress_per_ps,
   flow.bound = false;
   flow.virtual_finish = 0;
   flow.on_complete.swap(on_complete);  // cheaper than a move; the slot held none
-  for (const FlowDemand& demand : flow.demands) ++resources_[demand.resource].active_flows;
   started_.push_back(slot);
   ++active_count_;
   ++counts_.flows;

@@ -6,6 +6,23 @@
 namespace tilesim::gpu {
 namespace {
 constexpr double kPsPerSecond = 1e12;
+
+// A step's time on its execution unit, in busy picoseconds. A file-local
+// function, so that the compiler inlines it into begin_step (a member
+// function's call cannot be inlined in this position-independent code).
+double busy_ps(const CtaStep& step, double tensor_efficiency, const hw::HardwareSpec& spec) {
+  if (step.flops <= 0) return 0;
+  switch (step.unit) {
+    case ExecutionUnit::tensor:
+      return step.flops / (spec.sm_mma_flops_per_s(step.mma_type) * tensor_efficiency) *
+             kPsPerSecond;
+    case ExecutionUnit::fp32:
+      return step.flops / spec.sm.fp32_flops_per_s * kPsPerSecond;
+    case ExecutionUnit::sfu:
+      return step.flops / spec.sm.sfu_ops_per_s * kPsPerSecond;
+  }
+  return 0;
+}
 }  // namespace
 
 CtaExecutor::CtaExecutor(sim::Simulator& simulator, GpuResources& resources,
@@ -81,6 +98,13 @@ void CtaExecutor::run(int sm, std::uint32_t kernel, double tensor_efficiency, Ct
   }
   cta.time_use = {};
   cta.skipped_time = {};
+  if (on_step_begun_) {
+    double tensor_flops = 0;
+    for (const CtaStep& step : cta.program.steps) {
+      if (step.unit == ExecutionUnit::tensor) tensor_flops += step.flops;
+    }
+    tensor_flops_left_[static_cast<std::size_t>(sm)] += tensor_flops;
+  }
   if (unit_fast_forward_) unit_fast_forward_->started(index);
   if (attribute_time_) cta.time_use[CtaTimeUse::dispatch] += start_delay;
   simulator_.schedule_after(start_delay, sim::EventPriority::normal,
@@ -98,20 +122,6 @@ CtaProgram CtaExecutor::spare_program() {
   CtaProgram program = std::move(spare_programs_.back());
   spare_programs_.pop_back();
   return program;
-}
-
-double CtaExecutor::busy_ps(const CtaStep& step, double tensor_efficiency) const {
-  if (step.flops <= 0) return 0;
-  switch (step.unit) {
-    case ExecutionUnit::tensor:
-      return step.flops / (spec_.sm_mma_flops_per_s(step.mma_type) * tensor_efficiency) *
-             kPsPerSecond;
-    case ExecutionUnit::fp32:
-      return step.flops / spec_.sm.fp32_flops_per_s * kPsPerSecond;
-    case ExecutionUnit::sfu:
-      return step.flops / spec_.sm.sfu_ops_per_s * kPsPerSecond;
-  }
-  return 0;
 }
 
 void CtaExecutor::start_next_step(std::uint32_t running_index) {
@@ -166,6 +176,9 @@ void CtaExecutor::skip_units(std::uint32_t running_index) {
     cta.outcome.traffic.write_bytes += step.write_bytes;
     cta.outcome.flops += step.flops;
     flops_begun_ += step.flops;
+    if (on_step_begun_ && step.unit == ExecutionUnit::tensor) {
+      tensor_flops_left_[static_cast<std::size_t>(cta.sm)] -= step.flops;
+    }
     if (!cta.outcome.segments.empty()) {
       cta.outcome.segments[step.segment].span = {unit_begin, unit_begin + skip->period};
     }
@@ -214,7 +227,12 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
   cta.outcome.traffic += MemoryTraffic{l2_read_bytes, missed_bytes, step.write_bytes};
   cta.outcome.flops += step.flops;
   flops_begun_ += step.flops;
-  if (on_step_begun_) on_step_begun_();
+  if (on_step_begun_) {
+    if (step.unit == ExecutionUnit::tensor) {
+      tensor_flops_left_[static_cast<std::size_t>(cta.sm)] -= step.flops;
+    }
+    on_step_begun_(cta.sm);
+  }
 
   const double miss_share = read_bytes > 0 ? missed_bytes / read_bytes : 0;
   const double latency_s = step.read_latency_s > 0 ? step.read_latency_s
@@ -226,7 +244,7 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
       {resources_.l2(), l2_read_bytes + step.write_bytes},
       {resources_.hbm(), missed_bytes + step.write_bytes},
       {resources_.l2_port(cta.sm), read_bytes + step.write_bytes},
-      {resources_.unit(cta.sm, step.unit), busy_ps(step, cta.tensor_efficiency)},
+      {resources_.unit(cta.sm, step.unit), busy_ps(step, cta.tensor_efficiency, spec_)},
   };
   // A miss passes through its slice twice: HBM's data is written into the
   // data array (the fill) before the SM reads it like a hit.

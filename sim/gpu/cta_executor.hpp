@@ -63,9 +63,16 @@ class CtaExecutor {
   CtaProgram spare_program();
   // Flops of every step begun or skipped so far, over all CTAs.
   double flops_begun() const { return flops_begun_; }
-  // Called once each step has begun (after flops_begun() counts it).
-  void watch_steps(std::function<void()> on_step_begun) {
+  // Called with the step's SM once each step has begun (after flops_begun()
+  // and tensor_flops_left() count it). Watching also keeps tensor_flops_left.
+  void watch_steps(std::function<void(int sm)> on_step_begun) {
     on_step_begun_ = std::move(on_step_begun);
+    tensor_flops_left_.assign(static_cast<std::size_t>(spec_.sm.count), 0.0);
+  }
+  // While steps are watched: the tensor-core flops of the steps not begun yet
+  // of the CTAs running on `sm`.
+  double tensor_flops_left(int sm) const {
+    return tensor_flops_left_[static_cast<std::size_t>(sm)];
   }
   // What skipping CTAs' later times move by (zero until units are skipped).
   sim::SimTime skipped_unit_time() const {
@@ -99,7 +106,6 @@ class CtaExecutor {
   void start_flow(std::uint32_t running_index, sim::FlowDemands&& demands, double cap);
   void end_step(std::uint32_t running_index);
   void finish(std::uint32_t running_index);
-  double busy_ps(const CtaStep& step, double tensor_efficiency) const;
   void add_limited_time(std::uint32_t running_index, sim::ResourceId limit, sim::SimTime duration);
   std::uint64_t flag_key(const RunningCta& cta, std::uint32_t flag) const {
     return (std::uint64_t{cta.kernel} << 32) | flag;
@@ -118,7 +124,8 @@ class CtaExecutor {
   std::vector<CtaProgram> spare_programs_;  // finished CTAs' programs, for their storage
   std::uint64_t started_ctas_ = 0;          // the last CTA's id (ids from 1)
   double flops_begun_ = 0;
-  std::function<void()> on_step_begun_;
+  std::function<void(int sm)> on_step_begun_;
+  std::vector<double> tensor_flops_left_;  // per SM, while steps are watched
 };
 
 }  // namespace tilesim::gpu

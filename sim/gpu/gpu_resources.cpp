@@ -38,16 +38,4 @@ GpuResources::GpuResources(sim::Simulator& simulator, const hw::HardwareSpec& sp
   }
 }
 
-sim::ResourceId GpuResources::unit(int sm, ExecutionUnit unit) const {
-  switch (unit) {
-    case ExecutionUnit::tensor:
-      return per_sm_[sm].tensor;
-    case ExecutionUnit::fp32:
-      return per_sm_[sm].fp32;
-    case ExecutionUnit::sfu:
-      return per_sm_[sm].sfu;
-  }
-  return per_sm_[sm].tensor;
-}
-
 }  // namespace tilesim::gpu

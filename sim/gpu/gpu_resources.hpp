@@ -26,7 +26,18 @@ class GpuResources {
   // The slices' data arrays: hits and fills (GpuResourceKind::l2 too).
   sim::ResourceId l2_slices() const { return l2_slices_; }
   sim::ResourceId l2_port(int sm) const { return per_sm_[sm].l2_port; }
-  sim::ResourceId unit(int sm, ExecutionUnit unit) const;
+  // Inline: every CTA step asks for its unit (the executor's begin_step).
+  sim::ResourceId unit(int sm, ExecutionUnit unit) const {
+    switch (unit) {
+      case ExecutionUnit::tensor:
+        return per_sm_[sm].tensor;
+      case ExecutionUnit::fp32:
+        return per_sm_[sm].fp32;
+      case ExecutionUnit::sfu:
+        return per_sm_[sm].sfu;
+    }
+    return per_sm_[sm].tensor;
+  }
   GpuResourceKind kind(sim::ResourceId resource) const { return kinds_[resource]; }
 
  private:

@@ -82,8 +82,8 @@ class GpuRun {
     }
     if (work_flops_ > 0) {
       // Stopping at the next event: what is left runs past the limit anyway.
-      executor_.watch_steps([this] {
-        if (cannot_end_in_time()) simulator_.set_time_limit(simulator_.now());
+      executor_.watch_steps([this](int sm) {
+        if (cannot_end_in_time(sm)) simulator_.set_time_limit(simulator_.now());
       });
     }
   }
@@ -364,27 +364,32 @@ class GpuRun {
   // Whether the flops not begun yet (SimulationOptions::work_flops), at the
   // GPU's peak rate at the fastest clock any kernel may run at (1 for a kernel
   // whose clock is estimated when it starts, until it does), end the run past
-  // its time limit. Not once a skip has moved times: a wave skip's CTAs'
+  // its time limit; or the tensor flops not begun yet of the CTAs on `sm`, the
+  // SM whose step just began, at its share of that rate (each SM's tensor
+  // cores run its CTAs' MMAs one after another, bench/README.md round 20).
+  // Not once a skip has moved times: a wave skip's CTAs'
   // flops are never begun, and the unit fast-forward moves times when it is
   // armed but adds each CTA's skipped flops only when that CTA jumps (counting
   // them twice stopped 4096x15360x5120's pure Stream-K, the winner). A skip
   // still to come shortens engine time, but its results move by the skipped
   // work's measured period, which ran at no more than the peak rate (within
   // the fast-forwards' tolerance, kSkipTolerance).
-  bool cannot_end_in_time() const {
+  bool cannot_end_in_time(int sm) const {
     if (work_flops_ <= 0 || !time_limit_set_ || time_limit_ == sim::SimTime::infinite() ||
         offset() != sim::SimTime{}) {
       return false;
     }
     constexpr double kSkipTolerance = 1.02;
-    const double left_flops = work_flops_ - executor_.flops_begun();
-    if (left_flops <= 0) return false;
     double fastest_clock = 0;
     for (const KernelState& kernel : kernels_) {
       fastest_clock = std::max(fastest_clock, kernel.clock_fraction);
     }
-    const double fastest_left_s = left_flops / (peak_flops_per_s_ * fastest_clock * kSkipTolerance);
-    return (time_limit_ - simulator_.now()).seconds() < fastest_left_s;
+    const double peak_flops_per_s = peak_flops_per_s_ * fastest_clock * kSkipTolerance;
+    const double left_flops =
+        std::max(work_flops_ - executor_.flops_begun(),
+                 executor_.tensor_flops_left(sm) * static_cast<double>(spec_.sm.count));
+    if (left_flops <= 0) return false;
+    return (time_limit_ - simulator_.now()).seconds() < left_flops / peak_flops_per_s;
   }
 
   double plan_fixed_s() const {

@@ -29,10 +29,12 @@ struct SimulationOptions {
   // passes it: a schedule search needs no more of a candidate that has lost.
   double stop_after_s = std::numeric_limits<double>::infinity();
   // With stop_after_s: a lower bound on the tensor flops the plan issues, and
-  // an upper bound on the rate the whole GPU can issue them at sm.clock. The
-  // run also stops once the flops not begun yet, at that rate scaled by the
-  // kernels' clock, would end it past stop_after_s: it would have been
-  // stopped anyway, later (0: no bound).
+  // an upper bound on the rate the whole GPU can issue them at sm.clock, of
+  // which no SM's tensor cores issue more than an equal share. The run also
+  // stops once the flops not begun yet, at that rate scaled by the kernels'
+  // clock, or the tensor flops not begun yet of one SM's CTAs at its share,
+  // would end it past stop_after_s: it would have been stopped anyway, later
+  // (0: no bound).
   double work_flops = 0;
   double peak_flops_per_s = 0;
   // Where the run takes its CTA programs' storage from and leaves it when it

@@ -6,13 +6,6 @@
 
 namespace tilesim::gpu {
 
-MemoryTraffic& MemoryTraffic::operator+=(const MemoryTraffic& other) {
-  l2_read_bytes += other.l2_read_bytes;
-  hbm_read_bytes += other.hbm_read_bytes;
-  write_bytes += other.write_bytes;
-  return *this;
-}
-
 sim::SimTime SimulationResult::start() const {
   if (kernels.empty()) return {};
   sim::SimTime earliest = kernels.front().start;

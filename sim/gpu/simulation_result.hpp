@@ -17,7 +17,13 @@ struct MemoryTraffic {
   double l2_read_bytes = 0;   // requested by SMs (a multicast read counts once)
   double hbm_read_bytes = 0;  // L2 misses
   double write_bytes = 0;     // stored by SMs, written back to HBM
-  MemoryTraffic& operator+=(const MemoryTraffic& other);
+  // Inline: every CTA step adds one (the executor's begin_step).
+  MemoryTraffic& operator+=(const MemoryTraffic& other) {
+    l2_read_bytes += other.l2_read_bytes;
+    hbm_read_bytes += other.hbm_read_bytes;
+    write_bytes += other.write_bytes;
+    return *this;
+  }
   double hbm_bytes() const { return hbm_read_bytes + write_bytes; }
 };
 
