@@ -5,6 +5,7 @@
 
 namespace tilesim::gpu {
 namespace {
+
 constexpr double kPsPerSecond = 1e12;
 
 // A step's time on its execution unit, in busy picoseconds. A file-local
@@ -23,6 +24,19 @@ double busy_ps(const CtaStep& step, double tensor_efficiency, const hw::Hardware
   }
   return 0;
 }
+
+CtaTimeUse unit_time_use(ExecutionUnit unit) {
+  switch (unit) {
+    case ExecutionUnit::tensor:
+      return CtaTimeUse::tensor;
+    case ExecutionUnit::fp32:
+      return CtaTimeUse::fp32;
+    case ExecutionUnit::sfu:
+      return CtaTimeUse::sfu;
+  }
+  return CtaTimeUse::tensor;
+}
+
 }  // namespace
 
 CtaExecutor::CtaExecutor(sim::Simulator& simulator, GpuResources& resources,
@@ -46,7 +60,8 @@ CtaExecutor::CtaExecutor(sim::Simulator& simulator, GpuResources& resources,
 
 void CtaExecutor::add_limited_time(std::uint32_t running_index, sim::ResourceId limit,
                                    sim::SimTime duration) {
-  CtaTimeUse use = CtaTimeUse::memory_latency;  // the flow's own cap: bytes in flight / latency
+  RunningCta& cta = running_[running_index];
+  CtaTimeUse use = cta.own_cap_use;  // the flow's own cap
   if (limit != sim::FluidNetwork::kOwnCap) {
     switch (resources_.kind(limit)) {
       case GpuResourceKind::hbm:
@@ -69,7 +84,7 @@ void CtaExecutor::add_limited_time(std::uint32_t running_index, sim::ResourceId 
         break;
     }
   }
-  running_[running_index].time_use[use] += duration;
+  cta.time_use[use] += duration;
 }
 
 void CtaExecutor::run(int sm, std::uint32_t kernel, double tensor_efficiency, CtaProgram program,
@@ -256,6 +271,10 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
     const double bytes_per_ps = step.bytes_in_flight / (latency_s * kPsPerSecond);
     cap = bytes_per_ps / read_bytes;
   }
+  const double min_duration_cap =
+      step.min_duration_s > 0 ? 1 / (step.min_duration_s * kPsPerSecond) : cap;
+  cta.own_cap_use = min_duration_cap < cap ? unit_time_use(step.unit) : CtaTimeUse::memory_latency;
+  cap = std::min(cap, min_duration_cap);
   const double delay_s = step.setup_s + (read_bytes > 0 ? step.first_data_waits * latency_s : 0);
   if (delay_s > 0) {
     if (attribute_time_) {

@@ -93,6 +93,9 @@ class CtaExecutor {
     // A step's flow while it waits out the pipeline fill's latency.
     sim::FlowDemands pending_demands;
     double pending_cap = 0;
+    // What time under the step's own cap counts as: its bytes in flight
+    // (memory latency), or, where its min_duration_s caps it lower, its unit.
+    CtaTimeUse own_cap_use = CtaTimeUse::memory_latency;
     // Added to every time recorded after the CTA skipped units (UnitFastForward).
     sim::SimTime skipped_time;
   };

@@ -21,9 +21,11 @@ enum class CtaTimeUse : std::uint8_t {
   hbm,             // HBM bandwidth full
   l2,              // L2 bandwidth full
   l2_port,         // the SM's L2 port full
-  tensor,          // the SM's tensor cores busy
-  fp32,            // the SM's CUDA cores busy
-  sfu,             // the SM's special-function units busy
+  // The SM's unit busy, or the CTA's own chain of work on it (a step's
+  // min_duration_s: a flash CTA alone runs its softmax between its GEMMs).
+  tensor,  // the SM's tensor cores busy
+  fp32,    // the SM's CUDA cores busy
+  sfu,     // the SM's special-function units busy
 };
 inline constexpr std::size_t kCtaTimeUseCount = 11;
 

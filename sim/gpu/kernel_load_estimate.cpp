@@ -86,7 +86,7 @@ RoundWork replay_round(const KernelLaunch& launch, std::int64_t first, std::int6
       const double capped_s = read_bytes > 0 && step.bytes_in_flight > 0
                                   ? read_bytes * latency_s / step.bytes_in_flight
                                   : 0;
-      work.own_s += std::max(unit_s, capped_s) + step.setup_s +
+      work.own_s += std::max({unit_s, capped_s, step.min_duration_s}) + step.setup_s +
                     (read_bytes > 0 ? step.first_data_waits * latency_s : 0);
       if (step.write_key) {
         l2.write(*step.write_key, step.write_bytes);

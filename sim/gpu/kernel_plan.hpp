@@ -70,6 +70,10 @@ struct CtaStep {
   double read_latency_s = 0;
   // Fixed time before the step starts (a work unit's prologue).
   double setup_s = 0;
+  // When > 0, the step's flow takes at least this long however few other CTAs
+  // share its SM's units: the CTA's own chain of dependent work that only
+  // another CTA's work hides (a flash CTA's softmax between its GEMMs).
+  double min_duration_s = 0;
   // Fixup through flags in global memory: wait before the step (time on the
   // SM, shown in traces), raise a flag once the step is done.
   std::optional<FlagWait> wait;

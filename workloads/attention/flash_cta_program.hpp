@@ -87,6 +87,9 @@ class FlashCtaProgramBuilder {
   UnitRates rates_;
   double kv_bytes_in_flight_;
   bool softmax_overlap_;
+  // The softmax hides only under another resident CTA's GEMMs (FA2's
+  // serialized warps), not within the CTA: a CTA alone on its SM runs it.
+  bool softmax_hidden_by_other_cta_;
   // A work item's first block has no GEMM of its own in flight (our Hopper kernel).
   bool first_softmax_exposed_;
   // The softmax waits for the block's Q K^T, which waits for the last softmax.

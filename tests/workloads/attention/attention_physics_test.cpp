@@ -427,5 +427,25 @@ TEST(AttentionPhysics, Fa2MaskingStepsCostMoreThanUnmaskedTurns) {
   EXPECT_NEAR(time_us(2048, true) / time_us(2048, false), 1.0, 0.06);
 }
 
+// Our mma.sync flash kernel runs two CTAs per SM, and each warp runs Q K^T, its
+// softmax, then P V, so the softmax hides under the other CTA's GEMMs only. A
+// CTA alone on its SM runs the part its own P V cannot cover: on the H200 (the
+// lone-CTA calibration, bench/measurements/h200_sxm_2026-11-29_attention_ref_
+// lone_cta_calibration_ref.csv; ncu: 1 and 2 CTAs on every SM) one query block
+// of 6 heads on one KV head against 4288 keys at d 64 took 70.7 us on 132 CTAs
+// and 118.2 on 264: 0.60x for half the work. Without the chain the model gave
+// the lone CTA the SM's whole tensor rate: 0.51x.
+TEST(AttentionPhysics, OwnFlashCtaAloneRunsItsSoftmax) {
+  const hw::HardwareSpec spec = testing::shipped_hardware("h200_sxm.measured");
+  auto time_us = [&](std::int64_t batch) {
+    AttentionWorkload workload =
+        attention(6, 1, 128, std::vector<std::int64_t>(batch, 4288), "flash");
+    workload.kernel = "tilesim_ref";
+    workload.shape.head_dim = 64;
+    return simulate(workload, spec).result.time_us();
+  };
+  EXPECT_NEAR(time_us(22) / time_us(44), 0.60, 0.03);
+}
+
 }  // namespace
 }  // namespace tilesim::workloads
