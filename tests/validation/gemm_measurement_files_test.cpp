@@ -272,6 +272,12 @@ const FileLimit kFiles[] = {
     // h200_sxm). Never fitted on.
     {"h200_sxm_2026-11-28_gemm_validation_20.csv", 6.6, 18.6, "h200_sxm.measured"},  // 6.07 / 18.07
     {"h200_sxm_2026-11-28_gemm_validation_20.csv", 6.5, 21.2, "h200_sxm"},           // 5.99 / 20.69
+    // Validation 21 (kernels/studies/gemm_validation_21.yaml: 22 small and
+    // unaligned problems in no other file), measured once and sealed before
+    // stop 35's cuBLAS menu, then opened once to judge it: cuBLAS 15.4 -> 17.5%,
+    // so the menu was not kept. The lead's figures. Never fitted on.
+    {"h200_sxm_2026-11-29_gemm_validation_21.csv", 8.0, 15.9, "h200_sxm.measured"},  // 7.5 / 15.4
+    {"h200_sxm_2026-11-29_gemm_validation_21.csv", 8.2, 17.1, "h200_sxm"},           // 7.7 / 16.6
     // cuBLAS on unaligned rows over k and grid size (kernels/studies/
     // gemm_cublas_unaligned_calibration.yaml): named calibration rows, measured
     // with ncu kernel names for the next fit of the fallback's split count and
