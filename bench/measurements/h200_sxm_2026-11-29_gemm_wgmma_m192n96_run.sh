@@ -2,11 +2,15 @@
 # hopper24's device call (H200): the 192x96 cluster variant.
 #   run.sh CARRY_DIR OUT_DIR
 # CARRY_DIR holds (stripped, gzip) hopper24's tilesim-measure and
-# tilesim-gemm-check, libyaml-cpp, libfmt and studies/.
+# tilesim-gemm-check, the lead's tilesim-measure (tilesim-measure-lead),
+# libyaml-cpp, libfmt, studies/, this branch's configs/ (the new profile) and
+# the SASS comparison script (the device's checkout is the session's, not this
+# branch).
+# 0. SASS of every kernel in both tilesim-measure builds, compared kernel by
+#    kernel (..._sass_compare.py): the lead's kernels must be unchanged;
 # 1. tilesim-gemm-check --tile m192n96k64_w16_s4_wgmma_tma_store_c2 (every
-#    schedule, fixup, Stream-K mode and type; fresh random data vs cuBLAS),
-#    and the three other clustered variants' full checks (their code shares
-#    the changed headers); compute-sanitizer memcheck on the new variant's
+#    schedule, fixup, Stream-K mode and type; fresh random data vs cuBLAS;
+#    the other variants' kernels are checked by step 0); compute-sanitizer memcheck on the new variant's
 #    small cases (every schedule) and racecheck on its Stream-K and split-K;
 # 2. kernels/studies/gemm_wgmma_m192n96.yaml, ROUNDS rounds (default 4), one
 #    process each, the rows in study order in odd rounds, reversed in even.
@@ -14,21 +18,25 @@ set -u
 carry=$(cd "$1" && pwd)
 out=$2
 rounds=${ROUNDS:-4}
-repo=$(pwd)
 w=$out/w
 mkdir -p "$w" "$carry/bin"
 export PATH="/usr/local/cuda/bin:$PATH"
 export LD_LIBRARY_PATH="$carry/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export TILESIM_CONFIG_DIR=$repo/configs
+export TILESIM_CONFIG_DIR=$carry/configs
 for f in "$carry"/bin-gz/*.gz; do gunzip -c "$f" >"$carry/bin/$(basename "$f" .gz)"; done
 chmod +x "$carry"/bin/*
 date -u +"start %FT%TZ" | tee "$w/timeline.txt"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,pstate,temperature.gpu \
   --format=csv | tee "$w/nvidia_smi_before.csv"
+cuobjdump -sass "$carry/bin/tilesim-measure-lead" >/tmp/sass_lead.txt 2>&1
+cuobjdump -sass "$carry/bin/tilesim-measure" >/tmp/sass_new.txt 2>&1
+python3 "$carry/sass_compare.py" \
+  /tmp/sass_lead.txt /tmp/sass_new.txt >"$w/sass_compare.txt" 2>&1
+head -12 "$w/sass_compare.txt"
+grep -c HGMMA.64x96x16 /tmp/sass_new.txt
 check=$carry/bin/tilesim-gemm-check
 new=m192n96k64_w16_s4_wgmma_tma_store_c2
-variants=($new m128n256k64_w12_s4_wgmma_tma_store_c2 m128n192k64_w12_s4_wgmma_tma_store_c2
-  m192n192k64_w16_s3_wgmma_tma_store_c2 m128n256k64_w12_s4_wgmma_tma_store)
+variants=($new)
 for v in "${variants[@]}"; do
   timeout 150 "$check" --tile "$v" >"$w/check_$v.log" 2>&1 &
 done
