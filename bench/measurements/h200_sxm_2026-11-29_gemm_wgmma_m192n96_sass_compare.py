@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Compare per-kernel SASS of two binaries (cuobjdump -sass dumps): kernels
 matched by mangled name, hopper24's sixth WgmmaTileConfig argument (128, the
-default) removed from the new names; reports identical / differing / new."""
+default) removed from the new names and the per-path hash of anonymous
+namespaces (_GLOBAL__N__<hash>_..._<hash>) blanked in both; reports identical /
+differing / new."""
 import re, sys
 
 def kernels(path):
@@ -12,7 +14,8 @@ def kernels(path):
         body = parts[i + 1]
         body = body.split('\n\t\t..........')[0]
         lines = [re.sub(r'/\*[0-9a-f]{4,}\*/', '', l).strip() for l in body.split('\n')]
-        out[parts[i]] = [l for l in lines if l]
+        name = re.sub(r'_GLOBAL__N__[0-9a-f]{8}_(\d+\w*?)_[0-9a-f]{8}', r'_GLOBAL__N__X_\1_X', parts[i])
+        out[name] = [l for l in lines if l]
     return out
 
 old = kernels(sys.argv[1])
