@@ -3,7 +3,8 @@
 # slow (call 1: its data-parallel kernel 75-78% of cuBLAS at 4096^3 and
 # 8192^3 where 128x256 runs 97-98%).
 #   run2.sh CARRY_DIR OUT_DIR   (CARRY_DIR as run.sh's)
-# 0. the SASS comparison again with anonymous-namespace names normalized;
+# 0. the SASS comparison again with anonymous-namespace names normalized
+#    (the first try of this script, with --min-runs 1, profiled nothing);
 # 1. ncu (clocks left alone), one launch each (the checked run) of the
 #    data-parallel kernel at 4096^3: 192x96 c2 (64-byte swizzled B), 192x192
 #    c2 (the same three-consumer kernel, 128-byte swizzle), 128x256 tma_store;
@@ -28,7 +29,7 @@ profile() {  # NAME KERNEL_REGEX LAUNCHES WORKLOAD_YAML
   local name=$1 regex=$2 launches=$3
   printf 'hardware: h200_sxm\nworkloads:\n  - %s\n' "$4" >"$w/$name.yaml"
   timeout 100 ncu --clock-control none --set full -k "regex:$regex" --launch-count "$launches" \
-    "$carry/bin/tilesim-measure" "$w/$name.yaml" --warmup-ms 0 --target-ms 1 --min-runs 1 \
+    "$carry/bin/tilesim-measure" "$w/$name.yaml" --warmup-ms 0 --target-ms 1 --min-runs 20 \
     --csv "$w/$name.csv" >"$w/ncu_$name.txt" 2>&1
   echo "$name exit $?"
 }
