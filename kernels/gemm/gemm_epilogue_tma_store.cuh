@@ -4,10 +4,11 @@
 // 4-byte stores per thread, during which the tensor cores idle), each
 // consumer warpgroup converts its 64 x kTileN accumulators box by box into
 // shared memory (64 rows x 128 bytes, in the 128-byte swizzle TMA reads; no
-// bank conflicts; 64 bytes in the 64-byte swizzle for 96-column tiles) and one of its threads hands
-// each box to the copy engine (cp.async.bulk.tensor, shared -> global). Filling a box overlaps the
-// store of the one before; the stores of a unit's last boxes overlap the next unit's main loop. TMA
-// clips boxes at C's edges. sm_90a only.
+// bank conflicts; 64-byte rows in the 64-byte swizzle for 96-column tiles)
+// and one of its threads hands each box to the copy engine
+// (cp.async.bulk.tensor, shared -> global). Filling a box overlaps the store
+// of the one before; the stores of a unit's last boxes overlap the next
+// unit's main loop. TMA clips boxes at C's edges. sm_90a only.
 //
 // Each warpgroup owns two boxes (kEpilogueBoxesPerConsumer) and fills them
 // alternately. Box j's store is issued after the warpgroup's barrier at j,
