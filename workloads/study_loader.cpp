@@ -108,7 +108,8 @@ config::Schema<GemmWorkload> workload_schema(const std::vector<std::string>& gem
             "(vendor-class), `tilesim_ref` (our mma.sync kernel), `tilesim_ref_wgmma` (our "
             "TMA + wgmma kernel, sm90), `tilesim_ref_wgmma_tma_store` (the same, C stored "
             "by TMA), `tilesim_ref_wgmma_multicast` (that, in 2-CTA clusters with B "
-            "multicast) or `tilesim_ref_wgmma_multicast_m192` (that with 192x192 tiles)."),
+            "multicast), `tilesim_ref_wgmma_multicast_m192` (that with 192x192 tiles) or "
+            "`tilesim_ref_wgmma_multicast_m192n96` (192x96 tiles)."),
         [](W& workload, const Value& value) {
           workload.kernel = value.text;
           workload.kernel_where = value.where;

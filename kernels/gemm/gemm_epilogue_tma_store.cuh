@@ -4,7 +4,8 @@
 // 4-byte stores per thread, during which the tensor cores idle), each
 // consumer warpgroup converts its 64 x kTileN accumulators box by box into
 // shared memory (64 rows x 128 bytes, in the 128-byte swizzle TMA reads; no
-// bank conflicts) and one of its threads hands each box to the copy engine
+// bank conflicts; 64-byte rows in the 64-byte swizzle for 96-column tiles)
+// and one of its threads hands each box to the copy engine
 // (cp.async.bulk.tensor, shared -> global). Filling a box overlaps the store
 // of the one before; the stores of a unit's last boxes overlap the next
 // unit's main loop. TMA clips boxes at C's edges. sm_90a only.
@@ -32,7 +33,7 @@ namespace tilesim::kernels::gemm {
 template <class Cfg, typename Out>
 struct GemmTmaStoreEpilogue {
   using Accumulators = typename Cfg::Accumulators;
-  static constexpr int kRowBytes = Cfg::kSwizzleBytes;
+  static constexpr int kRowBytes = Cfg::kEpilogueRowBytes;  // 128, or 64 (96-column tiles)
   static constexpr int kBoxColumns = kRowBytes / static_cast<int>(sizeof(Out));
   static constexpr int kBoxes = Cfg::kTileN / kBoxColumns;
   static constexpr int kFragmentsPerBox = kBoxColumns / 8;  // m16n8 fragments along n
@@ -76,7 +77,9 @@ struct GemmTmaStoreEpilogue {
  private:
   // This thread's pairs of box `box` (warp w of the warpgroup: rows 16w..16w+15;
   // lane: row lane / 4 (+8), columns 2 (lane % 4) + 8 f) at their swizzled
-  // places: 16-byte chunk c of row r sits at chunk c ^ (r % 8).
+  // places: 16-byte chunk c of row r sits at chunk c ^ (r % 8) (128-byte
+  // rows), c ^ (r / 2 % 4) (64-byte rows: the swizzle XORs address bits 7-8
+  // into 4-5).
   __device__ static void fill_box(const Accumulators& acc, int box, unsigned char* buffer) {
     using Convert = OutputPair<Out>;
     const int lane = static_cast<int>(threadIdx.x) % 32;
@@ -88,7 +91,8 @@ struct GemmTmaStoreEpilogue {
 #pragma unroll
       for (int half = 0; half < 2; ++half) {
         const int row = first_row + half * 8;
-        const int swizzled = row * kRowBytes + (((byte / 16) ^ (row % 8)) * 16) + byte % 16;
+        const int chunk_xor = kRowBytes == 128 ? row % 8 : row / 2 % 4;
+        const int swizzled = row * kRowBytes + (((byte / 16) ^ chunk_xor) * 16) + byte % 16;
         *reinterpret_cast<typename Convert::Pair*>(buffer + swizzled) =
             Convert::make(acc[0][fragment][2 * half], acc[0][fragment][2 * half + 1]);
       }

@@ -20,6 +20,7 @@ struct GemmKernelHandle {
   bool tensor_maps = false;    // takes GemmTensorMaps as its third argument (wgmma kernels)
   bool stores_by_tma = false;  // ... GemmStoreTensorMaps instead (the tma_store variant)
   int cluster_ctas = 1;        // launched in clusters of this many CTAs along x
+  int swizzle_bytes_b = 128;   // B's and C's TMA boxes: 128- or 64-byte swizzle
 };
 
 enum class SchedulerKind { data_parallel, split_k, stream_k };

@@ -153,6 +153,8 @@ GemmTileShape gemm_tile_shape(GemmTileVariant variant) {
       return {"m128n192k64_w12_s4_wgmma_tma_store_c2", 128, 192, 64, 4, 12, false, true, 2};
     case GemmTileVariant::m192n192k64_w16_s3_wgmma_tma_store_c2:
       return {"m192n192k64_w16_s3_wgmma_tma_store_c2", 192, 192, 64, 3, 16, false, true, 2};
+    case GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2:
+      return {"m192n96k64_w16_s4_wgmma_tma_store_c2", 192, 96, 64, 4, 16, false, true, 2};
   }
   return {};
 }
@@ -416,9 +418,10 @@ cudaError_t launch_gemm(const GemmLaunchConfig& config, cudaStream_t stream) {
   if (kernel.tensor_maps) {
     const GemmTileShape shape = gemm_tile_shape(tile);
     const cudaError_t encoded =
-        kernel.stores_by_tma
-            ? gemm::encode_gemm_store_tensor_maps(tensor_maps, config, shape.m, shape.k)
-            : gemm::encode_gemm_tensor_maps(tensor_maps, config, shape.m, shape.k);
+        kernel.stores_by_tma ? gemm::encode_gemm_store_tensor_maps(tensor_maps, config, shape.m,
+                                                                   shape.k, kernel.swizzle_bytes_b)
+                             : gemm::encode_gemm_tensor_maps(tensor_maps, config, shape.m, shape.k,
+                                                             kernel.swizzle_bytes_b);
     if (encoded != cudaSuccess) return encoded;
   }
   // The register-store kernels read only the GemmTensorMaps part (A and B).

@@ -72,8 +72,12 @@ enum class GemmTileVariant {
   // warpgroups and three stages, cuBLAS's tile at 3072x3072x4096 (profile
   // tilesim_ref_wgmma_multicast_m192).
   m192n192k64_w16_s3_wgmma_tma_store_c2,
+  // 192x96 tiles (384x96 cluster tiles), three consumer warpgroups, four
+  // stages, B and C in 64-byte swizzled boxes: cuBLAS's tile at 1536^3, where
+  // the tiles fill one wave (profile tilesim_ref_wgmma_multicast_m192n96).
+  m192n96k64_w16_s4_wgmma_tma_store_c2,
 };
-inline constexpr int kGemmTileVariantCount = 10;
+inline constexpr int kGemmTileVariantCount = 11;
 
 struct GemmTileShape {
   std::string_view name;  // as the enumerator

@@ -19,7 +19,9 @@
 //   B: kTileN / 64 boxes, each 64 rows (k) of 64 n-elements; N-major. The
 //      descriptor's leading offset steps from box to box (64 n-columns), its
 //      stride offset from one 8-row group of k to the next; k-step ks starts
-//      16 rows (2048 bytes) into every box.
+//      16 rows (2048 bytes) into every box. With Cfg::kSwizzleBytesB = 64
+//      (96-column tiles) the same with 32-column boxes of 64-byte rows in the
+//      64-byte swizzle (8-row groups of 512 bytes).
 
 #include <cstdint>
 
@@ -76,9 +78,12 @@ struct WgmmaMainloop {
   using Accumulators = typename Cfg::Accumulators;
   static constexpr int kRowBytes = Cfg::kSwizzleBytes;
   static constexpr int kGroupBytes = 8 * kRowBytes;  // one swizzle atom: 8 rows
+  static constexpr int kRowBytesB = Cfg::kSwizzleBytesB;
+  static constexpr int kGroupBytesB = 8 * kRowBytesB;
   static constexpr int kStepsPerBlock = Cfg::kTileK / 16;
-  static_assert((Cfg::kTileN == 256 || Cfg::kTileN == 192) && Cfg::kMmaN == Cfg::kTileN / 8,
-                "one wgmma m64n256k16 or m64n192k16 per k-step");
+  static_assert((Cfg::kTileN == 256 || Cfg::kTileN == 192 || Cfg::kTileN == 96) &&
+                    Cfg::kMmaN == Cfg::kTileN / 8,
+                "one wgmma m64n256k16, m64n192k16 or m64n96k16 per k-step");
 
   // Producer (one thread): k-blocks [k_begin, k_end) of the tile at (m0, n0).
   // A stage is refilled once every consumer warp has released it; the first
@@ -147,6 +152,15 @@ struct WgmmaMainloop {
     }
   }
 
+  // B's descriptor at `address`: leading offset box to box, stride offset 8 rows of k.
+  __device__ static std::uint64_t b_matrix_descriptor(std::uint32_t address) {
+    if constexpr (kRowBytesB == 128) {
+      return sm90::matrix_descriptor_128b_swizzle(address, Cfg::kBoxBytesB, kGroupBytesB);
+    } else {
+      return sm90::matrix_descriptor_64b_swizzle(address, Cfg::kBoxBytesB, kGroupBytesB);
+    }
+  }
+
   // Consumer warpgroups: acc = this warpgroup's 64 rows of the k-block range's
   // product. One wgmma group per k-block, one group left in flight: stage
   // kb-1 is released once block kb's group is issued and kb-1's has finished.
@@ -170,12 +184,13 @@ struct WgmmaMainloop {
         // K-major A: the leading offset is unused with a swizzle (given as 16 bytes).
         const std::uint64_t a_descriptor =
             sm90::matrix_descriptor_128b_swizzle(a + ks * 32, 16, kGroupBytes);
-        const std::uint64_t b_descriptor = sm90::matrix_descriptor_128b_swizzle(
-            b + ks * 16 * kRowBytes, Cfg::kBoxBytesB, kGroupBytes);
+        const std::uint64_t b_descriptor = b_matrix_descriptor(b + ks * 16 * kRowBytesB);
         if constexpr (Cfg::kTileN == 256) {
           sm90::wgmma_m64n256k16<Element>(acc[0], a_descriptor, b_descriptor);
-        } else {
+        } else if constexpr (Cfg::kTileN == 192) {
           sm90::wgmma_m64n192k16<Element>(acc[0], a_descriptor, b_descriptor);
+        } else {
+          sm90::wgmma_m64n96k16<Element>(acc[0], a_descriptor, b_descriptor);
         }
       }
       sm90::wgmma_commit_group();

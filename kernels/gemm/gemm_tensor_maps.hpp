@@ -16,7 +16,7 @@ namespace tilesim::kernels::gemm {
 
 struct GemmTensorMaps {
   CUtensorMap a;  // m x k row-major, boxes of tile_m rows x tile_k columns
-  CUtensorMap b;  // k x n row-major, boxes of tile_k rows x 64 columns (128 bytes)
+  CUtensorMap b;  // k x n row-major, boxes of tile_k rows x 128 bytes (or 64: swizzle_bytes_b)
 };
 
 // The tma_store variant's maps: A and B as above, and C (m x n row-major, of
@@ -26,11 +26,13 @@ struct GemmStoreTensorMaps : GemmTensorMaps {
 };
 
 // Rows must be 16-byte aligned (k % 8 == 0, n % 8 == 0) and A, B 16-byte aligned.
+// B's boxes are `swizzle_bytes_b` wide (128, or 64 in the 64-byte swizzle).
 // Returns cudaErrorInvalidValue when the driver refuses a map.
 cudaError_t encode_gemm_tensor_maps(GemmTensorMaps& maps, const GemmLaunchConfig& config,
-                                    int tile_m, int tile_k);
-// The same, and C's map (C 16-byte aligned; its rows are, since n % 8 == 0).
+                                    int tile_m, int tile_k, int swizzle_bytes_b);
+// The same, and C's map (C 16-byte aligned; its rows are, since n % 8 == 0),
+// its boxes in B's swizzle.
 cudaError_t encode_gemm_store_tensor_maps(GemmStoreTensorMaps& maps, const GemmLaunchConfig& config,
-                                          int tile_m, int tile_k);
+                                          int tile_m, int tile_k, int swizzle_bytes_b);
 
 }  // namespace tilesim::kernels::gemm

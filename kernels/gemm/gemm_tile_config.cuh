@@ -84,7 +84,11 @@ using TileConfigM128N256K32W8S4 = TileConfig<128, 256, 32, 2, 4, 4, 1, true>;
 // same work units (one cluster tile of kClusterM * kTileM rows) and each
 // loads its own rows of A but only its share of B's boxes, multicast into
 // every CTA of the cluster: B's L2 -> SM bytes divided by kClusterM.
-template <int kTileM_, int kTileN_, int kStages_, bool kStoresByTma_ = false, int kClusterM_ = 1>
+// kSwizzleBytesB: the swizzle (and row bytes) of B's boxes and of C's staging
+// boxes; 128, or 64 for tiles whose columns are not a multiple of 64 elements
+// (96: three 32-column boxes). A keeps the 128-byte swizzle.
+template <int kTileM_, int kTileN_, int kStages_, bool kStoresByTma_ = false, int kClusterM_ = 1,
+          int kSwizzleBytesB_ = 128>
 struct WgmmaTileConfig {
   static constexpr int kTileM = kTileM_;
   static constexpr int kTileN = kTileN_;
@@ -121,10 +125,12 @@ struct WgmmaTileConfig {
   using Accumulators = float[kMmaM][kMmaN][4];
 
   static constexpr int kElementBytes = 2;
-  static constexpr int kSwizzleBytes = 128;                    // one row of a k-block
-  static constexpr int kBoxN = kSwizzleBytes / kElementBytes;  // B columns per TMA box
+  static constexpr int kSwizzleBytes = 128;  // A: one row of a k-block
+  static constexpr int kSwizzleBytesB = kSwizzleBytesB_;
+  static_assert(kSwizzleBytesB == 128 || kSwizzleBytesB == 64);
+  static constexpr int kBoxN = kSwizzleBytesB / kElementBytes;  // B columns per TMA box
   static constexpr int kStageBytesA = kTileM * kTileK * kElementBytes;
-  static constexpr int kBoxBytesB = kTileK * kSwizzleBytes;
+  static constexpr int kBoxBytesB = kTileK * kSwizzleBytesB;
   static constexpr int kStageBytesB = kTileK * kTileN * kElementBytes;
   static constexpr int kStageBytes = kStageBytesA + kStageBytesB;
   static constexpr int kBarrierBytes = 2 * kStages * 8;  // full and empty mbarrier per stage
@@ -133,7 +139,8 @@ struct WgmmaTileConfig {
   // kStoresByTma: C staging before the stages, two boxes of 64 rows x 128
   // bytes per consumer warpgroup (one filled while the other is stored);
   // what is left of the 227 KiB beside four 48 KiB stages.
-  static constexpr int kEpilogueBoxBytes = 64 * kSwizzleBytes;
+  static constexpr int kEpilogueRowBytes = kSwizzleBytesB;  // C's boxes: B's swizzle
+  static constexpr int kEpilogueBoxBytes = 64 * kEpilogueRowBytes;
   static constexpr int kEpilogueBoxesPerConsumer = 2;
   static constexpr int kEpilogueBytes =
       kStoresByTma ? kConsumers * kEpilogueBoxesPerConsumer * kEpilogueBoxBytes : 0;
@@ -182,5 +189,13 @@ using WgmmaTileConfigM128N192S4TmaStoreC2 = WgmmaTileConfig<128, 192, 4, true, 2
 // samples at 3072x3072x4096, its time did not (every row there at the 700 W
 // cap; bench/measurements/h200_sxm_2026-11-28_gemm_wgmma_m192_NOTES.md).
 using WgmmaTileConfigM192N192S3TmaStoreC2 = WgmmaTileConfig<192, 192, 3, true, 2>;
+// 192x96 tiles in 2-CTA clusters (a 384x96 cluster tile), cuBLAS's tile at
+// 1536^3 (192x96 on 128 CTAs, one wave, no split): 1536^3 is 64 cluster
+// tiles, one wave of 66 clusters, where 128x192 leaves 48 and Stream-K must
+// split every tile. Three consumer warpgroups of 64x96 (wgmma m64n96k16, 48
+// accumulators), four 36 KiB stages; B and C in 64-byte swizzled boxes of 32
+// columns (96 is no multiple of the 128-byte swizzle's 64), B's three boxes
+// multicast 2 + 1. Per k-block a CTA reads 24 KiB of A and 8 or 4 of B.
+using WgmmaTileConfigM192N96S4TmaStoreC2 = WgmmaTileConfig<192, 96, 4, true, 2, 64>;
 
 }  // namespace tilesim::kernels::gemm

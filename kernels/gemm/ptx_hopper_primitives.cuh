@@ -171,6 +171,16 @@ __device__ __forceinline__ std::uint64_t matrix_descriptor_128b_swizzle(
          (static_cast<std::uint64_t>(stride_bytes >> 4) << 32) | (kSwizzle128B << 62);
 }
 
+// The same with the 64-byte swizzle (8-row groups of 64-byte rows, 512-byte aligned).
+__device__ __forceinline__ std::uint64_t matrix_descriptor_64b_swizzle(std::uint32_t address,
+                                                                       std::uint32_t leading_bytes,
+                                                                       std::uint32_t stride_bytes) {
+  constexpr std::uint64_t kSwizzle64B = 2;
+  return static_cast<std::uint64_t>((address & 0x3FFFF) >> 4) |
+         (static_cast<std::uint64_t>(leading_bytes >> 4) << 16) |
+         (static_cast<std::uint64_t>(stride_bytes >> 4) << 32) | (kSwizzle64B << 62);
+}
+
 // Orders this thread's earlier register accesses before the next wgmma reads them.
 __device__ __forceinline__ void wgmma_fence() {
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
@@ -194,31 +204,35 @@ __device__ __forceinline__ void fence_accumulator(float& value) {
 
 // One m16n8 accumulator fragment's four floats as in-out asm operands.
 #define TILESIM_WGMMA_FRAGMENT(d, j) "+f"(d[j][0]), "+f"(d[j][1]), "+f"(d[j][2]), "+f"(d[j][3])
-// The 24 fragments of a 64x192 accumulator, and the 32 of a 64x256 one.
+// The 12 fragments of a 64x96 accumulator, the 24 of a 64x192 one, and the 32 of a 64x256 one.
+#define TILESIM_WGMMA_N96_ACCUMULATORS(d)                                                       \
+  TILESIM_WGMMA_FRAGMENT(d, 0), TILESIM_WGMMA_FRAGMENT(d, 1), TILESIM_WGMMA_FRAGMENT(d, 2),     \
+      TILESIM_WGMMA_FRAGMENT(d, 3), TILESIM_WGMMA_FRAGMENT(d, 4), TILESIM_WGMMA_FRAGMENT(d, 5), \
+      TILESIM_WGMMA_FRAGMENT(d, 6), TILESIM_WGMMA_FRAGMENT(d, 7), TILESIM_WGMMA_FRAGMENT(d, 8), \
+      TILESIM_WGMMA_FRAGMENT(d, 9), TILESIM_WGMMA_FRAGMENT(d, 10), TILESIM_WGMMA_FRAGMENT(d, 11)
 #define TILESIM_WGMMA_N192_ACCUMULATORS(d)                                                         \
-  TILESIM_WGMMA_FRAGMENT(d, 0), TILESIM_WGMMA_FRAGMENT(d, 1), TILESIM_WGMMA_FRAGMENT(d, 2),        \
-      TILESIM_WGMMA_FRAGMENT(d, 3), TILESIM_WGMMA_FRAGMENT(d, 4), TILESIM_WGMMA_FRAGMENT(d, 5),    \
-      TILESIM_WGMMA_FRAGMENT(d, 6), TILESIM_WGMMA_FRAGMENT(d, 7), TILESIM_WGMMA_FRAGMENT(d, 8),    \
-      TILESIM_WGMMA_FRAGMENT(d, 9), TILESIM_WGMMA_FRAGMENT(d, 10), TILESIM_WGMMA_FRAGMENT(d, 11),  \
-      TILESIM_WGMMA_FRAGMENT(d, 12), TILESIM_WGMMA_FRAGMENT(d, 13), TILESIM_WGMMA_FRAGMENT(d, 14), \
-      TILESIM_WGMMA_FRAGMENT(d, 15), TILESIM_WGMMA_FRAGMENT(d, 16), TILESIM_WGMMA_FRAGMENT(d, 17), \
-      TILESIM_WGMMA_FRAGMENT(d, 18), TILESIM_WGMMA_FRAGMENT(d, 19), TILESIM_WGMMA_FRAGMENT(d, 20), \
-      TILESIM_WGMMA_FRAGMENT(d, 21), TILESIM_WGMMA_FRAGMENT(d, 22), TILESIM_WGMMA_FRAGMENT(d, 23)
+  TILESIM_WGMMA_N96_ACCUMULATORS(d), TILESIM_WGMMA_FRAGMENT(d, 12), TILESIM_WGMMA_FRAGMENT(d, 13), \
+      TILESIM_WGMMA_FRAGMENT(d, 14), TILESIM_WGMMA_FRAGMENT(d, 15), TILESIM_WGMMA_FRAGMENT(d, 16), \
+      TILESIM_WGMMA_FRAGMENT(d, 17), TILESIM_WGMMA_FRAGMENT(d, 18), TILESIM_WGMMA_FRAGMENT(d, 19), \
+      TILESIM_WGMMA_FRAGMENT(d, 20), TILESIM_WGMMA_FRAGMENT(d, 21), TILESIM_WGMMA_FRAGMENT(d, 22), \
+      TILESIM_WGMMA_FRAGMENT(d, 23)
 #define TILESIM_WGMMA_N256_ACCUMULATORS(d)                                                         \
   TILESIM_WGMMA_N192_ACCUMULATORS(d), TILESIM_WGMMA_FRAGMENT(d, 24),                               \
       TILESIM_WGMMA_FRAGMENT(d, 25), TILESIM_WGMMA_FRAGMENT(d, 26), TILESIM_WGMMA_FRAGMENT(d, 27), \
       TILESIM_WGMMA_FRAGMENT(d, 28), TILESIM_WGMMA_FRAGMENT(d, 29), TILESIM_WGMMA_FRAGMENT(d, 30), \
       TILESIM_WGMMA_FRAGMENT(d, 31)
 
-// The accumulator operands' names in the asm: "%0, ..., %95" (n = 192),
-// then "%96, ..., %127" (n = 256).
-#define TILESIM_WGMMA_D0_95                                                                    \
+// The accumulator operands' names in the asm: "%0, ..., %47" (n = 96),
+// "%0, ..., %95" (n = 192), then "%96, ..., %127" (n = 256).
+#define TILESIM_WGMMA_D0_47                                                                    \
   "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, " \
   "%20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, " \
-  "%38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, " \
-  "%56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, " \
-  "%74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, " \
-  "%92, %93, %94, %95"
+  "%38, %39, %40, %41, %42, %43, %44, %45, %46, %47"
+#define TILESIM_WGMMA_D0_95                                                                      \
+  TILESIM_WGMMA_D0_47                                                                            \
+  ", %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, " \
+  "%66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, "   \
+  "%84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
 #define TILESIM_WGMMA_D96_127                                                                    \
   "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
   "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
@@ -244,16 +258,22 @@ __device__ __forceinline__ void fence_accumulator(float& value) {
 #define TILESIM_WGMMA_M64N192K16(ab)                                      \
   TILESIM_WGMMA_M64K16("192", ab, TILESIM_WGMMA_D0_95, "%96, %97", "%98", \
                        TILESIM_WGMMA_N192_ACCUMULATORS(d))
+#define TILESIM_WGMMA_M64N96K16(ab)                                      \
+  TILESIM_WGMMA_M64K16("96", ab, TILESIM_WGMMA_D0_47, "%48, %49", "%50", \
+                       TILESIM_WGMMA_N96_ACCUMULATORS(d))
 
 // D(64xN, fp32, this thread's N/2 floats in mma.sync m16n8 order: d[n8][4])
 // += A(64x16, K-major in shared memory) * B(16xN, N-major in shared memory),
-// N = 256 or 192.
+// N = 256, 192 or 96.
 template <typename Element>
 __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[32][4], std::uint64_t a_descriptor,
                                                  std::uint64_t b_descriptor);
 template <typename Element>
 __device__ __forceinline__ void wgmma_m64n192k16(float (&d)[24][4], std::uint64_t a_descriptor,
                                                  std::uint64_t b_descriptor);
+template <typename Element>
+__device__ __forceinline__ void wgmma_m64n96k16(float (&d)[12][4], std::uint64_t a_descriptor,
+                                                std::uint64_t b_descriptor);
 
 // The specializations for both operand types and both widths.
 #define TILESIM_WGMMA_SPECIALIZATION(n, fragments, Element, ab)                          \
@@ -266,14 +286,19 @@ TILESIM_WGMMA_SPECIALIZATION(256, 32, __nv_bfloat16, "bf16")
 TILESIM_WGMMA_SPECIALIZATION(256, 32, __half, "f16")
 TILESIM_WGMMA_SPECIALIZATION(192, 24, __nv_bfloat16, "bf16")
 TILESIM_WGMMA_SPECIALIZATION(192, 24, __half, "f16")
+TILESIM_WGMMA_SPECIALIZATION(96, 12, __nv_bfloat16, "bf16")
+TILESIM_WGMMA_SPECIALIZATION(96, 12, __half, "f16")
 
 #undef TILESIM_WGMMA_SPECIALIZATION
 #undef TILESIM_WGMMA_M64N256K16
 #undef TILESIM_WGMMA_M64N192K16
+#undef TILESIM_WGMMA_M64N96K16
+#undef TILESIM_WGMMA_N96_ACCUMULATORS
 #undef TILESIM_WGMMA_N192_ACCUMULATORS
 #undef TILESIM_WGMMA_N256_ACCUMULATORS
 #undef TILESIM_WGMMA_FRAGMENT
 #undef TILESIM_WGMMA_M64K16
+#undef TILESIM_WGMMA_D0_47
 #undef TILESIM_WGMMA_D0_95
 #undef TILESIM_WGMMA_D96_127
 

@@ -126,6 +126,9 @@ std::vector<Shape> shapes(bool small) {
     // 192 rows: three consumer warpgroups, three stages.
     add_small_cluster_cases(list, GemmTileVariant::m192n192k64_w16_s3_wgmma_tma_store_c2,
                             "78 cluster tiles of 384x192 with edges: odd C boxes across units");
+    // 96 columns: B and C in 64-byte swizzled 32-column boxes (three and three, or six fp32).
+    add_small_cluster_cases(list, GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2,
+                            "150 cluster tiles of 384x96 with edges: 64-byte swizzle");
     return list;
   }
   list = {
@@ -191,6 +194,10 @@ std::vector<Shape> shapes(bool small) {
   // rows 0, 64, 128 of each CTA), three stages, 384x192 cluster tiles.
   add_full_cluster_cases(list, GemmTileVariant::m192n192k64_w16_s3_wgmma_tma_store_c2, 200, 200,
                          "32 cluster tiles on 66 clusters", "128 cluster tiles: 2 waves - 4");
+  // The 192x96 clustered variant: B's three 32-column boxes split 2 + 1, C in
+  // 64-byte boxes (three bf16/fp16, six fp32), 384x96 cluster tiles.
+  add_full_cluster_cases(list, GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2, 200, 100,
+                         "64 cluster tiles on 66 clusters", "256 cluster tiles: 4 waves - 8");
   return list;
 }
 

@@ -1,8 +1,9 @@
 // Every tile variant kernels/gemm compiles is described by exactly one kernel
 // profile in the table tilesim-measure writes (`profile` column) and tilesim
 // compare reads old rows with (workloads/measurement/measured_kernel_profile):
-// the wgmma variants by tilesim_ref_wgmma(_tma_store, _multicast, _multicast_m192), the mma.sync
-// ones by tilesim_ref, each with the variant's own tile. Host code only; runs without a GPU.
+// the wgmma variants by tilesim_ref_wgmma(_tma_store, _multicast, _multicast_m192(n96)), the
+// mma.sync ones by tilesim_ref, each with the variant's own tile. Host code only; runs without a
+// GPU.
 
 #include <gtest/gtest.h>
 

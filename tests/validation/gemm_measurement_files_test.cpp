@@ -363,6 +363,12 @@ const FileLimit kFiles[] = {
      "h200_sxm.measured"},  // 8.8 / 12.4
     {"h200_sxm_2026-11-29_gemm_stream_k_even_control_lead.csv", 11.4, 11.3,
      "h200_sxm"},  // 10.9 / 10.7
+    // hopper24, an H200, held out: the 192x96 cluster variant
+    // (tilesim_ref_wgmma_multicast_m192n96) beside cuBLAS and the 128x192 /
+    // 128x256 DP and Stream-K rows, 4 rounds (gemm_wgmma_m192n96.yaml); the
+    // model misses the new tile's slower main loop on the calibrated file.
+    {"h200_sxm_2026-11-29_gemm_wgmma_m192n96.csv", 11.5, 7.5, "h200_sxm.measured"},  // 11.0 / 7.0
+    {"h200_sxm_2026-11-29_gemm_wgmma_m192n96.csv", 6.3, 5.7, "h200_sxm"},            // 5.8 / 5.2
 };
 
 // gtest prints a parameter with this, not as bytes.
