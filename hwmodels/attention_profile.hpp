@@ -84,6 +84,11 @@ struct AttentionProfile {
   // softmax (our Hopper kernel's code).
   bool softmax_waits_for_scores = false;
   double cta_overhead_s = 0;  // fixed time per CTA: prologue, Q load issue, epilogue
+  // A CTA's work outside its K/V loop (Q load issue, pipeline start,
+  // epilogue), in turns of the loop: issued on the SM's sub-partitions beside
+  // the other resident CTA's turns, so it takes SM time as its blocks do,
+  // where cta_overhead is a wait the other CTA's work covers.
+  double cta_fixed_turns = 0;
   // Causal: what each of a CTA's masking steps (FlashAttention-2's unrolled
   // masked turns) costs in GEMM time, relative to an unmasked turn; 1: masked
   // blocks are the diagonal's and cost only their mask's instructions.

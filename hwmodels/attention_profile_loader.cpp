@@ -124,6 +124,15 @@ config::Schema<AttentionProfile> attention_profile_schema() {
             .describe("fused: fixed time of each CTA beyond its blocks: prologue, pipeline "
                       "start, epilogue."),
         into(&P::cta_overhead_s));
+  s.add(Param::number("cta_fixed_turns")
+            .range(0, 100)
+            .default_to("0")
+            .describe("fused: each CTA's work outside its K/V loop (Q load issue, pipeline "
+                      "start, epilogue), in turns of the loop (an unmasked block's GEMMs): "
+                      "its warps issue it on the SM's sub-partitions beside the other resident "
+                      "CTA's turns, so it takes the SM's time as a block does (cta_overhead is "
+                      "instead a wait that the other CTA's work covers)."),
+        into(&P::cta_fixed_turns));
   s.add(Param::number("masking_step_cost")
             .range(1, 10)
             .default_to("1")

@@ -151,14 +151,17 @@ TEST(H200AttentionAccuracy, SdpaBackendsValidation21) {
 // mma.sync flash 7.3 -> 5.6%). The figures after round 26, half a point of
 // room. Ours, 54 rows: 6.8% (mma.sync flash 5.6, wgmma 4.2, unfused 10.5),
 // worst +23.8% (unfused); ratios worst -25.5% (wgmma against unfused at 8 x
-// 900 keys causal d 64), 25 of 36 within 15%.
+// 900 keys causal d 64), 25 of 36 within 15%. Round 27 (the mma.sync CTA's
+// fixed work takes the SM's time: mma.sync flash 5.6 -> 4.2%, worst 12.4 ->
+// 8.2%): 23 of 36, the ratios at 180 d 128 causal, 326 d 128 and 623 d 64
+// were within 15% by their flash rows' error and now carry the unfused rows'.
 constexpr PrefillFile kOwnValidation22{
     "bench/measurements/h200_sxm_2026-11-29_attention_validation_22_ref.csv",
     54,
     7.3,
     24.3,
     26.0,
-    25,
+    23,
     kH200Measured};
 
 TEST(H200AttentionAccuracy, OwnPrefillValidation22) {

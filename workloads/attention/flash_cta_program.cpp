@@ -51,6 +51,7 @@ FlashCtaProgramBuilder::FlashCtaProgramBuilder(FlashTile tile, std::int64_t chun
       first_softmax_exposed_(profile.softmax_overlap && profile.first_block_softmax_exposed),
       softmax_waits_for_scores_(profile.softmax_overlap && profile.softmax_waits_for_scores),
       cta_overhead_s_(profile.cta_overhead_s),
+      cta_fixed_turns_(profile.cta_fixed_turns),
       masking_step_cost_(profile.masking_step_cost),
       l2_latency_s_(spec.l2.latency_s) {}
 
@@ -88,6 +89,9 @@ void FlashCtaProgramBuilder::add_chunk(gpu::CtaProgram& program, std::uint16_t s
   mma.unit = gpu::ExecutionUnit::tensor;
   mma.mma_type = tile_.dtype;
   mma.flops = 4 * scores * d;  // Q K^T and P V
+  // The CTA's fixed work (prologue, epilogue) takes the SM's time as its
+  // turns do: counted with its first chunk, in GEMM time.
+  if (first) mma.flops += cta_fixed_turns_ * 4 * rows * tile_.key_rows * d;
   gpu::CtaStep exponentials;
   exponentials.unit = gpu::ExecutionUnit::sfu;
   exponentials.flops = scores + rows * blocks;  // exp of each score, and of each max change

@@ -95,6 +95,7 @@ class FlashCtaProgramBuilder {
   // The softmax waits for the block's Q K^T, which waits for the last softmax.
   bool softmax_waits_for_scores_;
   double cta_overhead_s_;
+  double cta_fixed_turns_;
   double masking_step_cost_;
   double l2_latency_s_;
 };

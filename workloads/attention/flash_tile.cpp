@@ -122,7 +122,10 @@ FlashTile own_decode_flash_tile(const AttentionShape& shape, bool paged,
 
 hw::AttentionProfile decode_cta_profile(const hw::AttentionProfile& profile) {
   hw::AttentionProfile decode = profile;
-  if (profile.decode == hw::AttentionDecode::as_written) decode.cta_overhead_s = 0;
+  if (profile.decode == hw::AttentionDecode::as_written) {
+    decode.cta_overhead_s = 0;
+    decode.cta_fixed_turns = 0;
+  }
   return decode;
 }
 

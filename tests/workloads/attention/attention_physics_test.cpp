@@ -447,5 +447,28 @@ TEST(AttentionPhysics, OwnFlashCtaAloneRunsItsSoftmax) {
   EXPECT_NEAR(time_us(22) / time_us(44), 0.60, 0.03);
 }
 
+// A CTA of our mma.sync flash kernel has fixed work outside its K/V loop (Q
+// load issue, pipeline start, epilogue): ncu counts 823 instructions a warp
+// against 675 a turn (d 64), issued on the SM's sub-partitions beside the other
+// resident CTA's turns. On the H200 (our turn ladder, bench/measurements/
+// h200_sxm_2026-11-28_attention_ref_turn_ladder_ref.csv) one query block
+// against 64 keys took 0.262x its time against 640 (the model with a 2.23 us
+// wait that the other CTA covers instead: 0.293x), and the 336-key square
+// causal row, whose CTAs run 2, 4 and 6 blocks, 0.84x its non-causal twin
+// (that model: 0.74x).
+TEST(AttentionPhysics, OwnFlashCtaFixedWorkTakesTheSmsTime) {
+  const hw::HardwareSpec spec = testing::shipped_hardware("h200_sxm.measured");
+  auto time_us = [&](std::int64_t batch, std::int64_t q_len, std::int64_t kv_len, bool causal) {
+    AttentionWorkload workload =
+        attention(16, 16, q_len, std::vector<std::int64_t>(batch, kv_len), "flash");
+    workload.kernel = "tilesim_ref";
+    workload.shape.head_dim = 64;
+    workload.shape.causal = causal;
+    return simulate(workload, spec).result.time_us();
+  };
+  EXPECT_NEAR(time_us(132, 128, 64, false) / time_us(132, 128, 640, false), 0.262, 0.012);
+  EXPECT_GT(time_us(44, 336, 336, true) / time_us(44, 336, 336, false), 0.76);
+}
+
 }  // namespace
 }  // namespace tilesim::workloads
