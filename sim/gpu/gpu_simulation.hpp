@@ -43,8 +43,9 @@ struct SimulationOptions {
   // simulates plan after plan keeps one. No result depends on it.
   CtaProgramStore* program_store = nullptr;
   // Where approximate mode's load estimate keeps its replays and takes the
-  // replays of rounds equal to ones it replayed before (not owned; one run at
-  // a time; null: every estimate replays). No result depends on it.
+  // replays of rounds equal to ones it replayed before (not owned; runs on
+  // several threads may share it; null: every estimate replays). No result
+  // depends on it.
   KernelLoadReplays* load_replays = nullptr;
   void set_approximate(bool on) {
     fast_forward_waves = fast_forward_units = estimate_power_load = on;

@@ -46,6 +46,7 @@ ReplayInputs::ReplayInputs(std::int64_t round_ctas_, double tensor_efficiency_,
 
 std::optional<std::vector<ReplayedRound>> KernelLoadReplays::find(
     const ReplayInputs& inputs, std::span<const CtaProgram> programs) const {
+  const std::scoped_lock lock(mutex_);
   for (const Replay& replay : replays_) {
     if (replay.programs.size() != programs.size() || !(replay.inputs == inputs)) continue;
     // From the last CTA back: grids that share their first CTAs (the same
@@ -60,6 +61,7 @@ std::optional<std::vector<ReplayedRound>> KernelLoadReplays::find(
 void KernelLoadReplays::keep(const ReplayInputs& inputs, std::span<const CtaProgram> programs,
                              const std::vector<ReplayedRound>& rounds) {
   Replay replay{inputs, {programs.begin(), programs.end()}, rounds};
+  const std::scoped_lock lock(mutex_);
   if (replays_.size() < kMostKept) {
     replays_.push_back(std::move(replay));
     return;

@@ -6,9 +6,12 @@
 // and a point that varies the HBM bandwidth replays what the one before did
 // (bench/README.md round 21). A kept replay is taken only for programs equal
 // to the ones it replayed, under equal inputs, so no result depends on it.
+// Its runs may be on several threads: the workers of a sweep share one, so
+// that a worker takes the replays the others kept.
 
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <vector>
@@ -60,6 +63,7 @@ class KernelLoadReplays {
     std::vector<CtaProgram> programs;
     std::vector<ReplayedRound> rounds;
   };
+  mutable std::mutex mutex_;  // guards what follows
   std::vector<Replay> replays_;
   std::size_t next_ = 0;  // the slot the next kept replay takes once the bound is reached
 };

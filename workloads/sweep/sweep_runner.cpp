@@ -23,7 +23,7 @@ struct FinishedJob {
 };
 
 // A job as a one-workload study, so that `auto` and `compare` work as in a study.
-// `programs`, `replays`: the worker's, kept from job to job.
+// `programs`: the worker's, kept from job to job; `replays`: the workers'.
 FinishedJob run_job(const SweepSpec& spec, std::size_t index, const GemmScheduleRegistry& schedules,
                     const SweepRunOptions& options, gpu::CtaProgramStore& programs,
                     gpu::KernelLoadReplays& replays) {
@@ -140,9 +140,9 @@ config::Loaded<SweepResult> run_sweep(const SweepSpec& spec, const GemmScheduleR
   std::size_t done = next_job;
   bool stopping = false;
   InOrderDelivery delivery(spec, options);
+  gpu::KernelLoadReplays replays;  // the workers'
   auto work = [&] {
-    gpu::CtaProgramStore programs;   // this worker's
-    gpu::KernelLoadReplays replays;  // this worker's
+    gpu::CtaProgramStore programs;  // this worker's
     for (;;) {
       std::size_t job = 0;
       {
