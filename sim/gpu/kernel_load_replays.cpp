@@ -51,7 +51,10 @@ std::optional<std::vector<ReplayedRound>> KernelLoadReplays::find(
     if (replay.programs.size() != programs.size() || !(replay.inputs == inputs)) continue;
     // From the last CTA back: grids that share their first CTAs (the same
     // first band of tiles) differ at their last.
-    if (std::equal(replay.programs.rbegin(), replay.programs.rend(), programs.rbegin())) {
+    if (std::equal(replay.programs.rbegin(), replay.programs.rend(), programs.rbegin(),
+                   [](const ProgramSteps& kept, const CtaProgram& program) {
+                     return kept == program.steps;
+                   })) {
       return replay.rounds;
     }
   }
@@ -60,7 +63,9 @@ std::optional<std::vector<ReplayedRound>> KernelLoadReplays::find(
 
 void KernelLoadReplays::keep(const ReplayInputs& inputs, std::span<const CtaProgram> programs,
                              const std::vector<ReplayedRound>& rounds) {
-  Replay replay{inputs, {programs.begin(), programs.end()}, rounds};
+  Replay replay{inputs, {}, rounds};
+  replay.programs.reserve(programs.size());
+  for (const CtaProgram& program : programs) replay.programs.push_back(program.steps);
   const std::scoped_lock lock(mutex_);
   if (replays_.size() < kMostKept) {
     replays_.push_back(std::move(replay));

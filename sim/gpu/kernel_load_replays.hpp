@@ -58,9 +58,11 @@ class KernelLoadReplays {
             const std::vector<ReplayedRound>& rounds);
 
  private:
+  // Of each program only its steps: the replay reads nothing else.
+  using ProgramSteps = std::vector<CtaStep>;
   struct Replay {
     ReplayInputs inputs;
-    std::vector<CtaProgram> programs;
+    std::vector<ProgramSteps> programs;
     std::vector<ReplayedRound> rounds;
   };
   mutable std::mutex mutex_;  // guards what follows
