@@ -69,6 +69,7 @@ class GpuRun {
         executor_(simulator_, resources_, spec, options.attribute_time, options.fast_forward_units,
                   options.program_store),
         program_store_(options.program_store),
+        load_replays_(options.load_replays),
         dependency_gap_(dependency_gap(spec.launch)),
         attribute_time_(options.attribute_time),
         stop_after_s_(options.stop_after_s),
@@ -173,7 +174,8 @@ class GpuRun {
   // programs the estimate built.
   void estimate_clock(std::size_t index) {
     KernelState& state = kernels_[index];
-    KernelLoadEstimate estimate = estimate_kernel_load(*state.launch, spec_, program_store_);
+    KernelLoadEstimate estimate =
+        estimate_kernel_load(*state.launch, spec_, program_store_, load_replays_);
     state.clock_fraction =
         hw::power_limited_clock_hz(spec_.power, spec_.sm.clock_hz, estimate.load) /
         spec_.sm.clock_hz;
@@ -445,7 +447,8 @@ class GpuRun {
   GpuResources resources_;
   BlockScheduler scheduler_;
   CtaExecutor executor_;
-  CtaProgramStore* program_store_;  // not owned; may be null (SimulationOptions)
+  CtaProgramStore* program_store_;   // not owned; may be null (SimulationOptions)
+  KernelLoadReplays* load_replays_;  // not owned; may be null (SimulationOptions)
   sim::SimTime dependency_gap_;
   bool attribute_time_;
   double stop_after_s_;

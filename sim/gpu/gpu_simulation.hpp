@@ -8,6 +8,7 @@
 
 #include "hwmodels/hardware_spec.hpp"
 #include "sim/gpu/cta_program_store.hpp"
+#include "sim/gpu/kernel_load_replays.hpp"
 #include "sim/gpu/kernel_plan.hpp"
 #include "sim/gpu/simulation_result.hpp"
 
@@ -41,6 +42,11 @@ struct SimulationOptions {
   // ends (not owned; one run at a time; null: fresh storage): a caller that
   // simulates plan after plan keeps one. No result depends on it.
   CtaProgramStore* program_store = nullptr;
+  // Where approximate mode's load estimate keeps its replays and takes the
+  // replays of rounds equal to ones it replayed before (not owned; runs on
+  // several threads may share it; null: every estimate replays). No result
+  // depends on it.
+  KernelLoadReplays* load_replays = nullptr;
   void set_approximate(bool on) {
     fast_forward_waves = fast_forward_units = estimate_power_load = on;
   }

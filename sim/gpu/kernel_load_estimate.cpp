@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <span>
 
 #include "sim/gpu/block_scheduler.hpp"
@@ -25,44 +26,13 @@ double unit_seconds(const CtaStep& step, double tensor_efficiency, const hw::Har
   return 0;
 }
 
-// Summed over a round's CTAs.
-struct RoundWork {
-  double ctas = 0;
-  double flops = 0;
-  double unit_s = 0;      // on the execution units
-  double own_s = 0;       // each alone: steps at the slower of unit and Little's-law cap
-  double port_bytes = 0;  // through the SMs' L2 ports
-  double l2_bytes = 0;
-  double hbm_bytes = 0;
-  RoundWork scaled(double factor) const {
-    return {ctas * factor,       flops * factor,    unit_s * factor,   own_s * factor,
-            port_bytes * factor, l2_bytes * factor, hbm_bytes * factor};
-  }
-  RoundWork& operator+=(const RoundWork& other) {
-    ctas += other.ctas;
-    flops += other.flops;
-    unit_s += other.unit_s;
-    own_s += other.own_s;
-    port_bytes += other.port_bytes;
-    l2_bytes += other.l2_bytes;
-    hbm_bytes += other.hbm_bytes;
-    return *this;
-  }
-};
-
-// The CTAs [first, last) of one round, step by step in turn through `l2`;
-// their programs are appended to `programs`, built into the store's (may be null).
-RoundWork replay_round(const KernelLaunch& launch, std::int64_t first, std::int64_t last,
-                       const hw::HardwareSpec& spec, L2ReuseModel& l2,
-                       std::vector<CtaProgram>& programs, CtaProgramStore* store) {
+// One round's CTAs, step by step in turn through `l2`.
+ReplayedRound replay_round(std::span<const CtaProgram> round, double tensor_efficiency,
+                           const hw::HardwareSpec& spec, L2ReuseModel& l2) {
   std::size_t most_steps = 0;
-  for (std::int64_t cta = first; cta < last; ++cta) {
-    launch.programs->build(cta, programs.emplace_back(store ? store->take() : CtaProgram{}));
-    most_steps = std::max(most_steps, programs.back().steps.size());
-  }
-  const std::span<const CtaProgram> round(programs.end() - (last - first), programs.end());
-  RoundWork work;
-  work.ctas = static_cast<double>(last - first);
+  for (const CtaProgram& program : round) most_steps = std::max(most_steps, program.steps.size());
+  ReplayedRound work;
+  work.ctas = static_cast<double>(round.size());
   for (std::size_t index = 0; index < most_steps; ++index) {
     for (const CtaProgram& program : round) {
       if (index >= program.steps.size()) continue;
@@ -82,7 +52,7 @@ RoundWork replay_round(const KernelLaunch& launch, std::int64_t first, std::int6
       const double latency_s = step.read_latency_s > 0 ? step.read_latency_s
                                                        : (1 - miss_share) * spec.l2.latency_s +
                                                              miss_share * spec.hbm.latency_s;
-      const double unit_s = unit_seconds(step, launch.tensor_efficiency, spec);
+      const double unit_s = unit_seconds(step, tensor_efficiency, spec);
       const double capped_s = read_bytes > 0 && step.bytes_in_flight > 0
                                   ? read_bytes * latency_s / step.bytes_in_flight
                                   : 0;
@@ -105,7 +75,7 @@ RoundWork replay_round(const KernelLaunch& launch, std::int64_t first, std::int6
 }  // namespace
 
 KernelLoadEstimate estimate_kernel_load(const KernelLaunch& launch, const hw::HardwareSpec& spec,
-                                        CtaProgramStore* store) {
+                                        CtaProgramStore* store, KernelLoadReplays* replays) {
   KernelLoadEstimate estimate;
   hw::KernelLoad& load = estimate.load;
   load.clock_hz = spec.sm.clock_hz;
@@ -115,15 +85,34 @@ KernelLoadEstimate estimate_kernel_load(const KernelLaunch& launch, const hw::Ha
   load.busy_sms = static_cast<int>(
       std::min<std::int64_t>(spec.sm.count, (launch.cta_count + ctas_per_sm - 1) / ctas_per_sm));
 
-  L2ReuseModel l2(spec.l2.reuse_capacity_bytes());
-  std::vector<RoundWork> replayed;
-  for (std::int64_t first = 0; first < launch.cta_count && replayed.size() < kReplayedRounds;
-       first += round_ctas) {
-    replayed.push_back(replay_round(launch, first, std::min(launch.cta_count, first + round_ctas),
-                                    spec, l2, estimate.programs, store));
+  // The replayed rounds' programs, built into the store's storage (may be null).
+  const std::int64_t replayed_ctas = std::min(launch.cta_count, kReplayedRounds * round_ctas);
+  estimate.programs.reserve(static_cast<std::size_t>(replayed_ctas));
+  for (std::int64_t cta = 0; cta < replayed_ctas; ++cta) {
+    launch.programs->build(cta,
+                           estimate.programs.emplace_back(store ? store->take() : CtaProgram{}));
   }
+  // Only a grid of more CTAs than it replays can share its replayed CTAs with
+  // another grid's (one of more rows); the others are not kept.
+  if (launch.cta_count == replayed_ctas) replays = nullptr;
+  const ReplayInputs inputs(round_ctas, launch.tensor_efficiency, spec);
+  std::optional<std::vector<ReplayedRound>> rounds =
+      replays ? replays->find(inputs, estimate.programs) : std::nullopt;
+  if (!rounds) {
+    rounds.emplace();
+    L2ReuseModel l2(spec.l2.reuse_capacity_bytes());
+    const std::span<const CtaProgram> programs(estimate.programs);
+    for (std::int64_t first = 0; first < replayed_ctas; first += round_ctas) {
+      const std::int64_t last = std::min(replayed_ctas, first + round_ctas);
+      rounds->push_back(replay_round(
+          programs.subspan(static_cast<std::size_t>(first), static_cast<std::size_t>(last - first)),
+          launch.tensor_efficiency, spec, l2));
+    }
+    if (replays) replays->keep(inputs, estimate.programs, *rounds);
+  }
+  const std::vector<ReplayedRound>& replayed = *rounds;
   // Per CTA, for the rounds not replayed (from the warm rounds when there are some).
-  RoundWork warm;
+  ReplayedRound warm;
   for (std::size_t i = replayed.size() > 1 ? 1 : 0; i < replayed.size(); ++i) warm += replayed[i];
 
   double flops = 0;
@@ -131,7 +120,7 @@ KernelLoadEstimate estimate_kernel_load(const KernelLaunch& launch, const hw::Ha
   double time_s = 0;
   std::size_t round = 0;
   for (std::int64_t first = 0; first < launch.cta_count; first += round_ctas, ++round) {
-    RoundWork work;
+    ReplayedRound work;
     if (round < replayed.size()) {
       work = replayed[round];
     } else {

@@ -17,6 +17,7 @@
 #include "hwmodels/hardware_spec.hpp"
 #include "hwmodels/power_law.hpp"
 #include "sim/gpu/cta_program_store.hpp"
+#include "sim/gpu/kernel_load_replays.hpp"
 #include "sim/gpu/kernel_plan.hpp"
 
 namespace tilesim::gpu {
@@ -29,7 +30,10 @@ struct KernelLoadEstimate {
 };
 
 // `store` (may be null): the programs are built into storage taken from it.
+// `replays` (may be null): a replay of the same rounds kept there is taken
+// instead of replaying them again, and a new one is kept there.
 KernelLoadEstimate estimate_kernel_load(const KernelLaunch& launch, const hw::HardwareSpec& spec,
-                                        CtaProgramStore* store = nullptr);
+                                        CtaProgramStore* store = nullptr,
+                                        KernelLoadReplays* replays = nullptr);
 
 }  // namespace tilesim::gpu

@@ -95,7 +95,7 @@ double L2ReuseModel::read(const BlockKey& key, std::int64_t part_begin, std::int
   merged.use = use(merged.bytes);
   if (kept < parts.size()) {
     parts[kept] = merged;
-    parts.resize(kept + 1);
+    if (kept + 1 < parts.size()) parts.resize(kept + 1);
   } else {
     parts.push_back(merged);
   }

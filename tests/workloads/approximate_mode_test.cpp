@@ -11,6 +11,7 @@
 #include <array>
 #include <string>
 
+#include "sim/gpu/kernel_load_replays.hpp"
 #include "sim/gpu/plan_equality.hpp"
 #include "tests/support/chosen_configuration.hpp"
 #include "tests/support/gemm_workload.hpp"
@@ -119,6 +120,29 @@ TEST(ApproximateMode, ARunDoesNotDependOnTheRunsBeforeItInItsProgramStore) {
     ASSERT_EQ(after.ctas[i].cta, alone.ctas[i].cta);
     ASSERT_EQ(after.ctas[i].finished, alone.ctas[i].finished);
     ASSERT_EQ(after.ctas[i].outcome.segments.size(), alone.ctas[i].outcome.segments.size());
+    ASSERT_EQ(after.ctas[i].outcome.traffic.hbm_read_bytes,
+              alone.ctas[i].outcome.traffic.hbm_read_bytes);
+  }
+}
+
+// A sweep keeps the load estimate's replays (sim/gpu/kernel_load_replays.hpp):
+// a point whose first two rounds of CTAs equal an earlier point's (the same
+// tile columns, more rows) takes that replay, and gives what its own gives.
+TEST(ApproximateMode, ARunTakingAKeptReplayGivesWhatItsOwnReplayGives) {
+  gpu::SimulationOptions options;
+  options.set_approximate(true);
+  const GemmWorkload workload = gemm(4096, 4096, 4096, "data_parallel");
+  const gpu::SimulationResult alone = simulate(workload, options);
+  gpu::KernelLoadReplays replays;
+  options.load_replays = &replays;
+  simulate(gemm(8192, 4096, 4096, "data_parallel"), options);
+  simulate(gemm(4096, 2048, 4096, "data_parallel"), options);
+  const gpu::SimulationResult after = simulate(workload, options);
+  EXPECT_EQ(after.end(), alone.end());
+  EXPECT_EQ(after.events, alone.events);
+  ASSERT_EQ(after.ctas.size(), alone.ctas.size());
+  for (std::size_t i = 0; i < after.ctas.size(); ++i) {
+    ASSERT_EQ(after.ctas[i].finished, alone.ctas[i].finished);
     ASSERT_EQ(after.ctas[i].outcome.traffic.hbm_read_bytes,
               alone.ctas[i].outcome.traffic.hbm_read_bytes);
   }

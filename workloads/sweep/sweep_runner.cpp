@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "sim/gpu/cta_program_store.hpp"
+#include "sim/gpu/kernel_load_replays.hpp"
 #include "workloads/study_runner.hpp"
 #include "workloads/sweep/sweep_cost.hpp"
 
@@ -22,9 +23,10 @@ struct FinishedJob {
 };
 
 // A job as a one-workload study, so that `auto` and `compare` work as in a study.
-// `programs`: the worker's, kept from job to job.
+// `programs`: the worker's, kept from job to job; `replays`: the workers'.
 FinishedJob run_job(const SweepSpec& spec, std::size_t index, const GemmScheduleRegistry& schedules,
-                    const SweepRunOptions& options, gpu::CtaProgramStore& programs) {
+                    const SweepRunOptions& options, gpu::CtaProgramStore& programs,
+                    gpu::KernelLoadReplays& replays) {
   FinishedJob finished;
   try {
     const SweepJob& job = spec.jobs[index];
@@ -35,6 +37,7 @@ FinishedJob run_job(const SweepSpec& spec, std::size_t index, const GemmSchedule
     simulation.max_effort_events = options.max_effort_events;
     simulation.set_approximate(options.approximate);
     simulation.program_store = &programs;
+    simulation.load_replays = &replays;
     config::Loaded<std::vector<WorkloadRun>> runs =
         run_study(study, spec.hardware.at(job.hardware), schedules, simulation);
     finished.runs.diagnostics = at_sweep_point(spec, job.point, runs.diagnostics);
@@ -137,6 +140,7 @@ config::Loaded<SweepResult> run_sweep(const SweepSpec& spec, const GemmScheduleR
   std::size_t done = next_job;
   bool stopping = false;
   InOrderDelivery delivery(spec, options);
+  gpu::KernelLoadReplays replays;  // the workers'
   auto work = [&] {
     gpu::CtaProgramStore programs;  // this worker's
     for (;;) {
@@ -148,7 +152,7 @@ config::Loaded<SweepResult> run_sweep(const SweepSpec& spec, const GemmScheduleR
         if (stopping || next_job >= total) return;
         job = next_job++;
       }
-      FinishedJob outcome = run_job(spec, job, schedules, options, programs);
+      FinishedJob outcome = run_job(spec, job, schedules, options, programs, replays);
       const std::scoped_lock lock(mutex);
       delivery.finished(job, std::move(outcome));
       ++done;
