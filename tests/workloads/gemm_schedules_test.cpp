@@ -211,7 +211,7 @@ TEST(GemmSchedules, WaveFitRunsTilesThatFitOneWaveDataParallel) {
   }
   EXPECT_EQ(fit_run.result.time_us(), dp_run.result.time_us());
   EXPECT_GT(two_tile_run.result.ctas.size(), 72u) << "two_tile splits the 72 tiles";
-  EXPECT_EQ(fit_run.schedule, "stream_k:wave_fit:deterministic:head_first");
+  EXPECT_EQ(fit_run.schedule, "stream_k:wave_fit:deterministic");
 
   GemmWorkload many = gemm(3000, 2000, 1000, "stream_k");
   many.stream_k_mode = StreamKMode::wave_fit;
