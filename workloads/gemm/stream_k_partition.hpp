@@ -28,7 +28,7 @@ class StreamKPartition {
   // as a data-parallel launch (one CTA each).
   bool data_parallel_launch() const { return data_parallel_launch_; }
   // Partitions of different modes that cut the same tiles into the same units
-  // are equal: the mode only chooses the Stream-K tiles.
+  // (and launch alike) are equal: the mode only chooses the Stream-K tiles.
   bool operator==(const StreamKPartition&) const = default;
 
  private:
