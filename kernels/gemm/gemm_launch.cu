@@ -35,7 +35,33 @@ bool vector_loads(const GemmLaunchConfig& config) {
   return config.k % 8 == 0 && config.n % 8 == 0;
 }
 
-// Persistent data-parallel runs the Stream-K kernel with no Stream-K tiles.
+// What the schedules count as the persistent grid: resident CTAs, or
+// resident clusters for a clustered variant (plan.grid_ctas counts CTAs).
+std::int64_t resident_units(const GemmLaunchConfig& config) {
+  const int cluster = gemm_tile_shape(config.tile).cluster_m;
+  return std::max(1, config.device.resident_ctas(config.tile) / cluster);
+}
+
+// (Cluster) tiles of the config's resolved tile.
+std::int64_t tile_count(const GemmLaunchConfig& config) {
+  const GemmTileShape tile = gemm_tile_shape(config.tile);
+  return ceil_div(config.m, tile.m * tile.cluster_m) * ceil_div(config.n, tile.n);
+}
+
+// Stream-K's wave_fit leaves tiles that fit one wave of the persistent grid
+// whole: there is nothing for Stream-K to balance, only fixup to pay.
+bool wave_fit_data_parallel(const GemmLaunchConfig& requested) {
+  if (requested.schedule != GemmSchedule::stream_k ||
+      requested.stream_k_mode != StreamKMode::wave_fit) {
+    return false;
+  }
+  GemmLaunchConfig config = requested;
+  config.tile = resolved_gemm_tile(requested);
+  return tile_count(config) <= resident_units(config);
+}
+
+// Persistent data-parallel runs the Stream-K kernel with no Stream-K tiles;
+// Stream-K's wave_fit on tiles that fit one wave runs the data-parallel kernel.
 SchedulerKind scheduler_of(const GemmLaunchConfig& config) {
   switch (config.schedule) {
     case GemmSchedule::data_parallel:
@@ -44,7 +70,8 @@ SchedulerKind scheduler_of(const GemmLaunchConfig& config) {
     case GemmSchedule::split_k_parallel:
       return SchedulerKind::split_k;
     case GemmSchedule::stream_k:
-      return SchedulerKind::stream_k;
+      return wave_fit_data_parallel(config) ? SchedulerKind::data_parallel
+                                            : SchedulerKind::stream_k;
   }
   return SchedulerKind::data_parallel;
 }
@@ -55,13 +82,6 @@ SchedulerKind scheduler_of(const GemmLaunchConfig& config) {
 std::int64_t min_iters_per_stream_k_cta(FixupMode fixup, std::int64_t iters_per_tile) {
   if (fixup == FixupMode::atomic) return 4;
   return std::max<std::int64_t>(8, ceil_div(iters_per_tile, 8));
-}
-
-// What the schedules count as the persistent grid: resident CTAs, or
-// resident clusters for a clustered variant (plan.grid_ctas counts CTAs).
-std::int64_t resident_units(const GemmLaunchConfig& config) {
-  const int cluster = gemm_tile_shape(config.tile).cluster_m;
-  return std::max(1, config.device.resident_ctas(config.tile) / cluster);
 }
 
 // Every tile whole, on at most the resident CTAs; no workspace.
@@ -83,6 +103,7 @@ void plan_stream_k(const GemmLaunchConfig& config, GemmLaunchPlan& plan) {
       plan.sk_tiles = partial_wave;
       break;
     case StreamKMode::two_tile:  // fold one full wave in: 1-2 tiles per Stream-K CTA
+    case StreamKMode::wave_fit:  // (tiles that fit one wave never get here)
       plan.sk_tiles =
           partial_wave == 0 ? 0 : partial_wave + std::min<std::int64_t>(full_waves, 1) * grid;
       break;
@@ -337,6 +358,11 @@ GemmLaunchPlan plan_gemm(const GemmLaunchConfig& requested) {
       }
       break;
     case GemmSchedule::stream_k:
+      if (wave_fit_data_parallel(config)) {
+        plan.dp_tiles = plan.tiles;
+        plan.grid_ctas = plan.tiles;
+        break;
+      }
       plan_stream_k(config, plan);
       reserve_shared_tiles(plan.sk_tiles, tile.wgmma ? 1 : 0);
       break;
@@ -469,6 +495,8 @@ std::string_view to_string(StreamKMode mode) {
       return "dp_one_tile";
     case StreamKMode::two_tile:
       return "two_tile";
+    case StreamKMode::wave_fit:
+      return "wave_fit";
   }
   return "?";
 }
@@ -485,8 +513,8 @@ std::optional<ElementType> parse_element_type(std::string_view text) {
 }
 
 std::optional<StreamKMode> parse_stream_k_mode(std::string_view text) {
-  for (const StreamKMode mode :
-       {StreamKMode::pure, StreamKMode::dp_one_tile, StreamKMode::two_tile}) {
+  for (const StreamKMode mode : {StreamKMode::pure, StreamKMode::dp_one_tile, StreamKMode::two_tile,
+                                 StreamKMode::wave_fit}) {
     if (text == to_string(mode)) return mode;
   }
   return std::nullopt;

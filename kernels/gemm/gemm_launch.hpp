@@ -35,6 +35,9 @@ enum class StreamKMode {
   pure,         // every tile is Stream-K work
   dp_one_tile,  // full data-parallel waves, Stream-K over the tiles of the last partial wave
   two_tile,     // one DP wave fewer; each Stream-K CTA gets 1-2 tiles of iterations
+  // two_tile, except that tiles which fit in one wave (tiles <= persistent
+  // grid) are left whole: the data-parallel kernel runs them, one CTA (cluster) each.
+  wave_fit,
 };
 
 enum class FixupMode {

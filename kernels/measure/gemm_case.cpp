@@ -72,6 +72,8 @@ kernels::StreamKMode stream_k_mode(workloads::StreamKMode mode) {
       return kernels::StreamKMode::dp_one_tile;
     case workloads::StreamKMode::two_tile:
       return kernels::StreamKMode::two_tile;
+    case workloads::StreamKMode::wave_fit:
+      return kernels::StreamKMode::wave_fit;
   }
   return kernels::StreamKMode::two_tile;
 }

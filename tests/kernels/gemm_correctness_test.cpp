@@ -213,8 +213,8 @@ std::vector<Variant> variants() {
       {"split_k_serial/16", GemmSchedule::split_k_serial, 16},
       {"split_k_parallel/4", GemmSchedule::split_k_parallel, 4},
   };
-  for (const StreamKMode mode :
-       {StreamKMode::pure, StreamKMode::dp_one_tile, StreamKMode::two_tile}) {
+  for (const StreamKMode mode : {StreamKMode::pure, StreamKMode::dp_one_tile, StreamKMode::two_tile,
+                                 StreamKMode::wave_fit}) {
     for (const FixupMode fixup : {FixupMode::deterministic, FixupMode::atomic}) {
       list.push_back(
           {"stream_k/" + std::string(tk::to_string(mode)) + "/" + std::string(tk::to_string(fixup)),

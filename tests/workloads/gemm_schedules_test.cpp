@@ -144,8 +144,8 @@ TEST(GemmSchedules, EveryStreamKModeCoversEveryIterationOnce) {
        {hw::StreamKDataParallelOrder::claimed, hw::StreamKDataParallelOrder::static_list})
     for (const hw::StreamKOrder order :
          {hw::StreamKOrder::tail_first, hw::StreamKOrder::head_first})
-      for (const StreamKMode mode :
-           {StreamKMode::pure, StreamKMode::dp_one_tile, StreamKMode::two_tile}) {
+      for (const StreamKMode mode : {StreamKMode::pure, StreamKMode::dp_one_tile,
+                                     StreamKMode::two_tile, StreamKMode::wave_fit}) {
         const hw::HardwareSpec spec =
             with_data_parallel_order(with_stream_k_order(h100(), order), dp_order);
         for (const FixupOrder fixup : {FixupOrder::deterministic, FixupOrder::atomic}) {
@@ -188,6 +188,36 @@ TEST(GemmSchedules, HeadFirstStreamKUnitsAllStartAtKZero) {
   }
   EXPECT_EQ(units_starting_at_zero[hw::StreamKOrder::head_first], 132);
   EXPECT_LT(units_starting_at_zero[hw::StreamKOrder::tail_first], 132 / 6);
+}
+
+// wave_fit leaves tiles that fit one wave whole: 1536^3 in 128x256 tiles is
+// 72 tiles on 132 CTAs, which two_tile cuts into Stream-K units and wave_fit
+// runs as the data-parallel schedule does (the same plan, CTA for CTA). On
+// more tiles than a wave (3000x2000x1000: 192) it is two_tile.
+TEST(GemmSchedules, WaveFitRunsTilesThatFitOneWaveDataParallel) {
+  const hw::HardwareSpec spec = h100();
+  GemmWorkload fit = gemm(1536, 1536, 1536, "stream_k");
+  fit.stream_k_mode = StreamKMode::wave_fit;
+  GemmWorkload two_tile = fit;
+  two_tile.stream_k_mode = StreamKMode::two_tile;
+  const WorkloadRun fit_run = simulate(fit, spec);
+  const WorkloadRun dp_run = simulate(gemm(1536, 1536, 1536, "data_parallel"), spec);
+  const WorkloadRun two_tile_run = simulate(two_tile, spec);
+  ASSERT_EQ(fit_run.result.ctas.size(), 72u);
+  for (const gpu::CtaRecord& cta : fit_run.result.ctas) {
+    ASSERT_EQ(cta.outcome.segments.size(), 1u);
+    EXPECT_EQ(cta.outcome.segments.front().label.k_end - cta.outcome.segments.front().label.k_begin,
+              24);
+  }
+  EXPECT_EQ(fit_run.result.time_us(), dp_run.result.time_us());
+  EXPECT_GT(two_tile_run.result.ctas.size(), 72u) << "two_tile splits the 72 tiles";
+  EXPECT_EQ(fit_run.schedule, "stream_k:wave_fit:deterministic");
+
+  GemmWorkload many = gemm(3000, 2000, 1000, "stream_k");
+  many.stream_k_mode = StreamKMode::wave_fit;
+  GemmWorkload many_two_tile = many;
+  many_two_tile.stream_k_mode = StreamKMode::two_tile;
+  EXPECT_EQ(simulate(many, spec).result.time_us(), simulate(many_two_tile, spec).result.time_us());
 }
 
 // 192 tiles of 128x256 on 132 CTAs: dp_one_tile spreads 60 tiles over the

@@ -38,8 +38,10 @@ enum class SplitKReduction { serial, parallel };
 // Stream-K: `pure` spreads all MAC iterations over a persistent grid;
 // `dp_one_tile` runs full data-parallel waves and Stream-K on the partial last
 // wave; `two_tile` runs one fewer data-parallel wave so that each Stream-K CTA
-// gets between one and two tiles of iterations.
-enum class StreamKMode { pure, dp_one_tile, two_tile };
+// gets between one and two tiles of iterations; `wave_fit` is `two_tile`,
+// except that tiles which fit in one wave of the persistent grid are left
+// whole and run as a data-parallel kernel (nothing to balance, only fixup to pay).
+enum class StreamKMode { pure, dp_one_tile, two_tile, wave_fit };
 // How Stream-K peers fix up a shared tile: `deterministic` adds partials in k
 // order (a turnstile); `atomic` adds them as they come.
 enum class FixupOrder { deterministic, atomic };

@@ -15,6 +15,8 @@ const char* mode_name(StreamKMode mode) {
       return "dp_one_tile";
     case StreamKMode::two_tile:
       return "two_tile";
+    case StreamKMode::wave_fit:
+      return "wave_fit";
   }
   return "two_tile";
 }

@@ -17,6 +17,11 @@ StreamKPartition::StreamKPartition(StreamKMode mode, std::int64_t tiles,
     case StreamKMode::dp_one_tile:
       stream_k_tiles_ = remainder;
       break;
+    case StreamKMode::wave_fit:
+      // Tiles that fit in one wave stay whole; more are cut as two_tile.
+      data_parallel_launch_ = tiles <= persistent_ctas;
+      if (data_parallel_launch_) break;
+      [[fallthrough]];
     case StreamKMode::two_tile:
       // Fold the last full wave into the Stream-K part, so each unit gets
       // between one and two tiles of iterations.

@@ -24,8 +24,11 @@ class StreamKPartition {
   // Unit u covers MAC iterations [first_iteration(u), first_iteration(u + 1)).
   std::int64_t first_iteration(std::int64_t unit) const { return unit * iterations() / units_; }
   std::int64_t unit_of(std::int64_t iteration) const;
+  // wave_fit on tiles that fit in one wave: no Stream-K kernel, the tiles run
+  // as a data-parallel launch (one CTA each).
+  bool data_parallel_launch() const { return data_parallel_launch_; }
   // Partitions of different modes that cut the same tiles into the same units
-  // are equal: the mode only chooses the Stream-K tiles.
+  // (and launch alike) are equal: the mode only chooses the Stream-K tiles.
   bool operator==(const StreamKPartition&) const = default;
 
  private:
@@ -33,6 +36,7 @@ class StreamKPartition {
   std::int64_t k_blocks_;
   std::int64_t stream_k_tiles_ = 0;
   std::int64_t units_ = 0;
+  bool data_parallel_launch_ = false;
 };
 
 }  // namespace tilesim::workloads

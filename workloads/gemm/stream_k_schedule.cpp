@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/gpu/block_scheduler.hpp"
+#include "workloads/gemm/data_parallel_schedule.hpp"
 #include "workloads/gemm/gemm_cta_program.hpp"
 #include "workloads/gemm/gemm_kernel_launch.hpp"
 #include "workloads/gemm/stream_k_partition.hpp"
@@ -184,8 +185,12 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
 gpu::KernelPlan StreamKSchedule::lower(const GemmWorkload& workload,
                                        const hw::KernelProfile& kernel,
                                        const hw::HardwareSpec& spec) const {
-  auto programs = std::make_shared<StreamKPrograms>(workload, kernel,
-                                                    persistent_ctas_of(workload, kernel, spec));
+  const std::int64_t persistent_ctas = persistent_ctas_of(workload, kernel, spec);
+  if (partition_of(workload, GemmCtaProgramBuilder(workload.problem, kernel), persistent_ctas)
+          .data_parallel_launch()) {
+    return DataParallelSchedule().lower(workload, kernel, spec);
+  }
+  auto programs = std::make_shared<StreamKPrograms>(workload, kernel, persistent_ctas);
   gpu::KernelPlan plan;
   // Units are dispatched one by one; multicast within a cluster is kept in the
   // reads (see docs/gemm-schedules.md).

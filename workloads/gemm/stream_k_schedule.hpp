@@ -8,7 +8,8 @@
 // it waits on the tile's flag for the peers that covered the rest (each wrote
 // an fp32 partial to the workspace and raised the flag), adds their partials
 // and stores the output. Peers add in (reverse) k order behind a turnstile
-// (deterministic) or atomically as they finish (atomic).
+// (deterministic) or atomically as they finish (atomic). `wave_fit` on tiles
+// that fit in one wave lowers as the data-parallel schedule.
 
 #include "workloads/gemm/gemm_schedule.hpp"
 
