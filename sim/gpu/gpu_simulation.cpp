@@ -76,7 +76,8 @@ class GpuRun {
         work_flops_(options.work_flops),
         peak_flops_per_s_(options.peak_flops_per_s),
         fast_forward_waves_(options.fast_forward_waves),
-        moves_times_(options.fast_forward_waves || options.fast_forward_units) {
+        moves_times_(options.fast_forward_waves || options.fast_forward_units),
+        time_after_last_cta_(least_time_after_last_cta()) {
     simulator_.set_effort_limit(options.max_effort_events);
     if (options.record_bandwidth) {
       resources_.network().set_reallocation_observer([this] { sample_bandwidth(); });
@@ -375,7 +376,8 @@ class GpuRun {
   // them twice stopped 4096x15360x5120's pure Stream-K, the winner). A skip
   // still to come shortens engine time, but its results move by the skipped
   // work's measured period, which ran at no more than the peak rate (within
-  // the fast-forwards' tolerance, kSkipTolerance).
+  // the fast-forwards' tolerance, kSkipTolerance). After its last CTA the run
+  // still pays its fixed costs (least_time_after_last_cta).
   bool cannot_end_in_time(int sm) const {
     if (work_flops_ <= 0 || !time_limit_set_ || time_limit_ == sim::SimTime::infinite() ||
         offset() != sim::SimTime{}) {
@@ -391,7 +393,21 @@ class GpuRun {
         std::max(work_flops_ - executor_.flops_begun(),
                  executor_.tensor_flops_left(sm) * static_cast<double>(spec_.sm.count));
     if (left_flops <= 0) return false;
-    return (time_limit_ - simulator_.now()).seconds() < left_flops / peak_flops_per_s;
+    return (time_limit_ - simulator_.now() - time_after_last_cta_).seconds() <
+           left_flops / peak_flops_per_s;
+  }
+
+  // What the run pays at least after its last CTA ends: the kernel that ends
+  // last pays its ramp and drain and the plan's fixed cost (finish_cta). None
+  // when a kernel has no CTAs (it ends without them).
+  sim::SimTime least_time_after_last_cta() const {
+    if (plan_.kernels.empty()) return {};
+    double ramp_and_drain_s = std::numeric_limits<double>::infinity();
+    for (const KernelLaunch& launch : plan_.kernels) {
+      if (launch.cta_count == 0) return {};
+      ramp_and_drain_s = std::min(ramp_and_drain_s, launch.ramp_and_drain_s);
+    }
+    return sim::SimTime::from_seconds(ramp_and_drain_s + plan_fixed_s());
   }
 
   double plan_fixed_s() const {
@@ -458,6 +474,7 @@ class GpuRun {
   double peak_flops_per_s_;
   bool fast_forward_waves_;
   bool moves_times_;  // a fast-forward may move later times: records keep their offsets
+  sim::SimTime time_after_last_cta_;             // least_time_after_last_cta
   std::optional<WaveFastForward> fast_forward_;  // with fast_forward_waves_ only
   std::vector<KernelState> kernels_;
   std::size_t arrived_kernels_ = 0;

@@ -133,6 +133,36 @@ TEST(GemmTimeBoundWorkLeft, StopsStreamKLosersSoonerAt4096) {
   }
 }
 
+// A run pays its kernels' fixed costs after its last CTA (ramp and drain, and
+// the timed run's overhead, here made 50 us): one whose CTAs all end within
+// its limit but whose fixed costs take it past stops well before its last
+// CTA, exact and approximate.
+TEST(GemmTimeBoundWorkLeft, CountsTheFixedCostsAfterTheLastCta) {
+  hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
+  spec.kernel_profiles.at("library").kernel_overhead_s = 50e-6;
+  const auto schedules = builtin_gemm_schedules();
+  GemmWorkload workload = bf16_gemm(4096, 4096, 1024);  // 3.9 waves
+  workload.schedule = "data_parallel";
+  const hw::KernelProfile kernel = *resolve_gemm_kernel(workload, spec).value;
+  const double fixed_s = kernel.ramp_and_drain_s + kernel.kernel_overhead_s;
+  for (const bool approximate : {false, true}) {
+    gpu::SimulationOptions options;
+    options.set_approximate(approximate);
+    const gpu::SimulationResult full =
+        simulate_gemm(workload, spec, schedules, options).value->result;
+    options.stop_after_s = (full.end() - full.start()).seconds() - fixed_s / 2;
+    const gpu::SimulationResult unbounded =
+        simulate_gemm(workload, spec, schedules, options).value->result;
+    bound_remaining_work(options, workload.problem, kernel, spec);
+    const gpu::SimulationResult bounded =
+        simulate_gemm(workload, spec, schedules, options).value->result;
+    EXPECT_TRUE(unbounded.stopped);
+    EXPECT_EQ(unbounded.ctas.size(), full.ctas.size());
+    EXPECT_TRUE(bounded.stopped);
+    EXPECT_LT(bounded.ctas.size(), full.ctas.size()) << (approximate ? "approximate" : "exact");
+  }
+}
+
 // The unit fast-forward moves times once it is armed but counts each CTA's
 // skipped flops only when the CTA jumps: a bound that ran on between the two
 // counted them twice and stopped 4096x15360x5120's pure Stream-K, the
