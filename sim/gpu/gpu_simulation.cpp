@@ -44,6 +44,10 @@ int busy_sms(const KernelLaunch& launch, const KernelRecord& record, int sm_coun
       sm_count, (launch.cta_count + record.ctas_per_sm - 1) / record.ctas_per_sm));
 }
 
+// How much faster than the peak rate a fast-forward's measured period may
+// have run (its tolerance): the early stop's bounds allow for it.
+constexpr double kSkipTolerance = 1.02;
+
 // Whether a finished run's time passes `limit_s`.
 bool ran_past(const SimulationResult& result, double limit_s) {
   return limit_s < std::numeric_limits<double>::infinity() &&
@@ -397,7 +401,6 @@ class GpuRun {
         offset() != sim::SimTime{}) {
       return false;
     }
-    constexpr double kSkipTolerance = 1.02;
     double fastest_clock = 0;
     for (const KernelState& kernel : kernels_) {
       fastest_clock = std::max(fastest_clock, kernel.clock_fraction);
@@ -433,7 +436,6 @@ class GpuRun {
     for (const CtaStep& step : prebuilt_programs_.front()[next].steps) {
       if (step.unit == ExecutionUnit::tensor) next_flops += step.flops;
     }
-    constexpr double kSkipTolerance = 1.02;  // as cannot_end_in_time's
     const double sm_flops_per_s = peak_flops_per_s_ * kernel.clock_fraction * kSkipTolerance /
                                   static_cast<double>(spec_.sm.count);
     double first_free_flops = std::numeric_limits<double>::infinity();
