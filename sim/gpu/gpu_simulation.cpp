@@ -44,6 +44,10 @@ int busy_sms(const KernelLaunch& launch, const KernelRecord& record, int sm_coun
       sm_count, (launch.cta_count + record.ctas_per_sm - 1) / record.ctas_per_sm));
 }
 
+// How much faster than the peak rate a fast-forward's measured period may
+// have run (its tolerance): the early stop's bounds allow for it.
+constexpr double kSkipTolerance = 1.02;
+
 // Whether a finished run's time passes `limit_s`.
 bool ran_past(const SimulationResult& result, double limit_s) {
   return limit_s < std::numeric_limits<double>::infinity() &&
@@ -76,7 +80,9 @@ class GpuRun {
         work_flops_(options.work_flops),
         peak_flops_per_s_(options.peak_flops_per_s),
         fast_forward_waves_(options.fast_forward_waves),
-        moves_times_(options.fast_forward_waves || options.fast_forward_units) {
+        moves_times_(options.fast_forward_waves || options.fast_forward_units),
+        time_after_last_cta_(least_time_after_last_cta()),
+        cta_dispatch_(sim::SimTime::from_seconds(spec.launch.cta_dispatch_s)) {
     simulator_.set_effort_limit(options.max_effort_events);
     if (options.record_bandwidth) {
       resources_.network().set_reallocation_observer([this] { sample_bandwidth(); });
@@ -84,7 +90,9 @@ class GpuRun {
     if (work_flops_ > 0) {
       // Stopping at the next event: what is left runs past the limit anyway.
       executor_.watch_steps([this](int sm) {
-        if (cannot_end_in_time(sm)) simulator_.set_time_limit(simulator_.now());
+        if (cannot_end_in_time(sm) || cannot_dispatch_in_time()) {
+          simulator_.set_time_limit(simulator_.now());
+        }
       });
     }
   }
@@ -181,6 +189,17 @@ class GpuRun {
         spec_.sm.clock_hz;
     state.tensor_efficiency = state.launch->tensor_efficiency * state.clock_fraction;
     prebuilt_programs_[index] = std::move(estimate.programs);
+    dispatch_bounded_ = bounds_dispatch(index);
+  }
+
+  // Whether the bound on CTAs still to dispatch (cannot_dispatch_in_time)
+  // holds for kernel `index`: a one-kernel plan of one CTA per SM whose
+  // waves are never skipped.
+  bool bounds_dispatch(std::size_t index) const {
+    return work_flops_ > 0 && plan_.kernels.size() == 1 &&
+           result_.kernels[index].ctas_per_sm == 1 &&
+           !(fast_forward_ && WaveFastForward::may_skip(plan_.kernels[index].cta_count,
+                                                        std::int64_t{spec_.sm.count}));
   }
 
   // A kernel waits for the previous kernel of its stream and for the earlier
@@ -375,13 +394,13 @@ class GpuRun {
   // them twice stopped 4096x15360x5120's pure Stream-K, the winner). A skip
   // still to come shortens engine time, but its results move by the skipped
   // work's measured period, which ran at no more than the peak rate (within
-  // the fast-forwards' tolerance, kSkipTolerance).
+  // the fast-forwards' tolerance, kSkipTolerance). After its last CTA the run
+  // still pays its fixed costs (least_time_after_last_cta).
   bool cannot_end_in_time(int sm) const {
     if (work_flops_ <= 0 || !time_limit_set_ || time_limit_ == sim::SimTime::infinite() ||
         offset() != sim::SimTime{}) {
       return false;
     }
-    constexpr double kSkipTolerance = 1.02;
     double fastest_clock = 0;
     for (const KernelState& kernel : kernels_) {
       fastest_clock = std::max(fastest_clock, kernel.clock_fraction);
@@ -391,7 +410,54 @@ class GpuRun {
         std::max(work_flops_ - executor_.flops_begun(),
                  executor_.tensor_flops_left(sm) * static_cast<double>(spec_.sm.count));
     if (left_flops <= 0) return false;
-    return (time_limit_ - simulator_.now()).seconds() < left_flops / peak_flops_per_s;
+    return (time_limit_ - simulator_.now() - time_after_last_cta_).seconds() <
+           left_flops / peak_flops_per_s;
+  }
+
+  // Whether a CTA still to dispatch cannot end in time: none is dispatched
+  // before a resident CTA ends (dispatch() hands out CTAs as long as there is
+  // room), which takes at least the tensor flops it has not begun at its SM's
+  // share of the peak (one CTA per SM), and then it takes its dispatch and its
+  // own tensor flops at that share: the next CTA's, while its program is one
+  // the load estimate built (bounds_dispatch). Asked every kDispatchCheckSteps
+  // steps: its scan of the SMs costs more than a step, and asking less often
+  // only stops a run later.
+  bool cannot_dispatch_in_time() {
+    constexpr std::uint32_t kDispatchCheckSteps = 64;
+    if (!dispatch_bounded_ || ++steps_since_dispatch_check_ < kDispatchCheckSteps) return false;
+    steps_since_dispatch_check_ = 0;
+    const KernelState& kernel = kernels_.front();
+    const auto next = static_cast<std::size_t>(kernel.next_cta);
+    if (next >= prebuilt_programs_.front().size() || !time_limit_set_ ||
+        time_limit_ == sim::SimTime::infinite() || offset() != sim::SimTime{}) {
+      return false;
+    }
+    double next_flops = 0;
+    for (const CtaStep& step : prebuilt_programs_.front()[next].steps) {
+      if (step.unit == ExecutionUnit::tensor) next_flops += step.flops;
+    }
+    const double sm_flops_per_s = peak_flops_per_s_ * kernel.clock_fraction * kSkipTolerance /
+                                  static_cast<double>(spec_.sm.count);
+    double first_free_flops = std::numeric_limits<double>::infinity();
+    for (int sm = 0; sm < spec_.sm.count; ++sm) {
+      first_free_flops = std::min(first_free_flops, executor_.tensor_flops_left(sm));
+    }
+    const double left_s = (first_free_flops + next_flops) / sm_flops_per_s;
+    return (time_limit_ - simulator_.now() - time_after_last_cta_ - cta_dispatch_).seconds() <
+           left_s;
+  }
+
+  // What the run pays at least after its last CTA ends: the kernel that ends
+  // last pays its ramp and drain and the plan's fixed cost (finish_cta). None
+  // when a kernel has no CTAs (it ends without them).
+  sim::SimTime least_time_after_last_cta() const {
+    if (plan_.kernels.empty()) return {};
+    double ramp_and_drain_s = std::numeric_limits<double>::infinity();
+    for (const KernelLaunch& launch : plan_.kernels) {
+      if (launch.cta_count == 0) return {};
+      ramp_and_drain_s = std::min(ramp_and_drain_s, launch.ramp_and_drain_s);
+    }
+    return sim::SimTime::from_seconds(ramp_and_drain_s + plan_fixed_s());
   }
 
   double plan_fixed_s() const {
@@ -458,6 +524,10 @@ class GpuRun {
   double peak_flops_per_s_;
   bool fast_forward_waves_;
   bool moves_times_;  // a fast-forward may move later times: records keep their offsets
+  sim::SimTime time_after_last_cta_;  // least_time_after_last_cta
+  sim::SimTime cta_dispatch_;         // a CTA's start delay (CtaExecutor::run)
+  bool dispatch_bounded_ = false;     // bounds_dispatch, once the kernel starts
+  std::uint32_t steps_since_dispatch_check_ = 0;
   std::optional<WaveFastForward> fast_forward_;  // with fast_forward_waves_ only
   std::vector<KernelState> kernels_;
   std::size_t arrived_kernels_ = 0;

@@ -34,8 +34,10 @@ struct SimulationOptions {
   // which no SM's tensor cores issue more than an equal share. The run also
   // stops once the flops not begun yet, at that rate scaled by the kernels'
   // clock, or the tensor flops not begun yet of one SM's CTAs at its share,
-  // would end it past stop_after_s: it would have been stopped anyway, later
-  // (0: no bound).
+  // would end it past stop_after_s, its fixed costs after its last CTA
+  // counted (and, where the load estimate built the next CTA's program, the
+  // wait of a CTA still to dispatch: GpuRun::cannot_dispatch_in_time): it
+  // would have been stopped anyway, later (0: no bound).
   double work_flops = 0;
   double peak_flops_per_s = 0;
   // Where the run takes its CTA programs' storage from and leaves it when it

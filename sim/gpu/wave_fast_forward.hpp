@@ -43,6 +43,11 @@ class WaveFastForward {
   // One tail wave: 8192^3 Stream-K 10,430 -> 9,247 events with two, its time
   // and the other grids of bench/README.md round 9 within 0.07 points.
   static constexpr std::int64_t kTailWaves = 1;
+  // Whether a grid of `cta_count` CTAs, `wave_ctas` a wave, can ever be
+  // skipped: its observed waves, one to skip and the tail.
+  static bool may_skip(std::int64_t cta_count, std::int64_t wave_ctas) {
+    return cta_count >= (kAgreeingWaves + 2 + kTailWaves) * wave_ctas;
+  }
 
   // `wave_ctas`: per kernel, the CTAs the whole GPU holds at once.
   explicit WaveFastForward(std::vector<std::int64_t> wave_ctas);

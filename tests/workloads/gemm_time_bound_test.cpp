@@ -133,6 +133,61 @@ TEST(GemmTimeBoundWorkLeft, StopsStreamKLosersSoonerAt4096) {
   }
 }
 
+// A run pays its kernels' fixed costs after its last CTA (ramp and drain, and
+// the timed run's overhead, here made 50 us): one whose CTAs all end within
+// its limit but whose fixed costs take it past stops well before its last
+// CTA, exact and approximate.
+TEST(GemmTimeBoundWorkLeft, CountsTheFixedCostsAfterTheLastCta) {
+  hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
+  spec.kernel_profiles.at("library").kernel_overhead_s = 50e-6;
+  const auto schedules = builtin_gemm_schedules();
+  GemmWorkload workload = bf16_gemm(4096, 4096, 1024);  // 3.9 waves
+  workload.schedule = "data_parallel";
+  const hw::KernelProfile kernel = *resolve_gemm_kernel(workload, spec).value;
+  const double fixed_s = kernel.ramp_and_drain_s + kernel.kernel_overhead_s;
+  for (const bool approximate : {false, true}) {
+    gpu::SimulationOptions options;
+    options.set_approximate(approximate);
+    const gpu::SimulationResult full =
+        simulate_gemm(workload, spec, schedules, options).value->result;
+    options.stop_after_s = (full.end() - full.start()).seconds() - fixed_s / 2;
+    const gpu::SimulationResult unbounded =
+        simulate_gemm(workload, spec, schedules, options).value->result;
+    bound_remaining_work(options, workload.problem, kernel, spec);
+    const gpu::SimulationResult bounded =
+        simulate_gemm(workload, spec, schedules, options).value->result;
+    EXPECT_TRUE(unbounded.stopped);
+    EXPECT_EQ(unbounded.ctas.size(), full.ctas.size());
+    EXPECT_TRUE(bounded.stopped);
+    EXPECT_LT(bounded.ctas.size(), full.ctas.size()) << (approximate ? "approximate" : "exact");
+  }
+}
+
+// In approximate mode (the load estimate builds the programs of the first
+// rounds), a CTA still to dispatch waits for a resident one to end: at 1536^3,
+// data-parallel 128x128 (144 tiles: a second wave of 12 CTAs, 24.8 us) stops
+// at 85% of its time before its first wave ends, where the tensor flops left
+// alone stop it only once the second wave has started.
+TEST(GemmTimeBoundWorkLeft, StopsALoserWhoseNextWaveCannotEndInTime) {
+  const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
+  const auto schedules = builtin_gemm_schedules();
+  GemmWorkload workload = bf16_gemm(1536, 1536, 1536);
+  workload.schedule = "data_parallel";
+  workload.tile.m = 128;
+  workload.tile.n = 128;
+  gpu::SimulationOptions options;
+  options.set_approximate(true);
+  const gpu::SimulationResult full =
+      simulate_gemm(workload, spec, schedules, options).value->result;
+  ASSERT_EQ(full.ctas.size(), 144u);
+  options.stop_after_s = 0.85 * (full.end() - full.start()).seconds();
+  bound_remaining_work(options, workload.problem, *resolve_gemm_kernel(workload, spec).value, spec);
+  const gpu::SimulationResult bounded =
+      simulate_gemm(workload, spec, schedules, options).value->result;
+  EXPECT_TRUE(bounded.stopped);
+  EXPECT_LT(bounded.ctas.size(), 132u);
+}
+
 // The unit fast-forward moves times once it is armed but counts each CTA's
 // skipped flops only when the CTA jumps: a bound that ran on between the two
 // counted them twice and stopped 4096x15360x5120's pure Stream-K, the
