@@ -4,11 +4,11 @@
 # 128x128: two of 128 threads, 252 registers; ncu in the menu calibration) with
 # a k-block's loads a thread in flight (16-64), built on the device; the SASS
 # order of the fenced kernels (every LDG before the first STS?) and the table.
-W=$(mktemp -d)
+D=.carry/cublas23; W=$(mktemp -d)
 Q="name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,power.draw,temperature.gpu,pstate"
 nvidia-smi --query-gpu=$Q --format=csv > $OUT/gpu.txt; date -u >> $OUT/gpu.txt; nvcc --version | tail -2 >> $OUT/gpu.txt
-nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -I. -Werror=all-warnings -lineinfo \
-  kernels/microbench/unaligned_gather.cu -o $W/gather || exit 1
+nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -I$D -Werror=all-warnings -lineinfo \
+  $D/kernels/microbench/unaligned_gather.cu -o $W/gather || exit 1
 # Per fenced kernel: its LDG/STS/BAR sequence, run-length coded (e.g. LDGx48 STSx48 BARx2).
 cuobjdump --dump-sass $W/gather | grep -E "Function|LDG|STS|BAR" |
   awk '/Function/{if(f!="")print f": "s" "op"x"n; f=$0; s=""; op=""; n=0; next}
