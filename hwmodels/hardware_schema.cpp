@@ -368,6 +368,17 @@ config::Schema<KernelProfile> kernel_profile_schema() {
                       "L2 or not (its scattered 2-byte loads queue in the SM's load path). 0: "
                       "the memory latency of its reads."),
         into(&P::unaligned_load_latency_s));
+  s.add(Param::number("unaligned_gather_bytes_per_clock_per_sm")
+            .range(0, 128)
+            .default_to("0")
+            .by_gpu()
+            .describe("The SM's rate for the unaligned gather at one element a load, in bytes a "
+                      "clock shared by the CTAs on the SM (a wider load, where the rows allow "
+                      "it, moves proportionally more): its narrow loads use a few bytes of each "
+                      "L1 sector they move, so the SM's load path holds them, not the memory "
+                      "(plain GEMMs; the unfused attention path's batched GEMMs, held by their "
+                      "narrow C store, keep the memory's rate). 0: the SM's L2 port rate."),
+        into(&P::unaligned_gather_bytes_per_clock_per_sm));
   s.add(Param::choice("unaligned_schedules", {"all", "data_parallel_and_split_k"})
             .default_to("all")
             .describe("Which schedules the kernel that runs rows not 16-byte aligned has, "

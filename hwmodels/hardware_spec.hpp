@@ -190,6 +190,11 @@ struct KernelProfile {
   // What each round of that gather's loads waits, L2 hit or not; 0 = the
   // memory latency of its reads (L2 hit or HBM miss).
   double unaligned_load_latency_s = 0;
+  // The SM's rate for that gather at one element a load, bytes a clock shared
+  // by the SM's CTAs (a load twice as wide moves twice the bytes): narrow
+  // loads use a few bytes of each L1 sector they move, so the SM's load path,
+  // not the memory, holds them. 0 = the L2 port's rate.
+  double unaligned_gather_bytes_per_clock_per_sm = 0;
   // Whether the kernel that runs rows not 16-byte aligned has Stream-K
   // schedules (`auto` tries them): cuBLAS runs a CUTLASS 2.x class there, one
   // tile per CTA with split-K over the grid's z, and no Stream-K.

@@ -22,6 +22,11 @@
 // bytes are the gathered (used) bytes; sectors the distinct 32-byte sectors of
 // each warp request, counted on the host from the same address map.
 // `--once WIDTH LANES WARPS CTAS_PER_SM LOADS` runs one point (for Nsight Compute).
+// `--deep` runs the points at cuBLAS's own occupancy instead: 8 warps a SM (one
+// CTA of 8 warps as its 256x128 align1 kernel, two of 4 as its 128x128) with
+// as many loads a thread as its k-block of 32 takes (16-64: 256x128 align1
+// 48, 128x128 64, 256x128 align2 24), every load issued before the first
+// shared store (a compiler fence between them; the run script checks SASS).
 // Exit status: 0, 1 on a CUDA error or a wrong gather, 2 usage, 77 without a device.
 
 #include <cuda_runtime.h>
@@ -50,7 +55,8 @@ using tilesim::microbench::sm_cycles;
 constexpr int kRowBytes = 64;  // a k-block of 32 bf16 elements
 constexpr int kPanels = 16;
 constexpr int kPanelElements = 2048;  // a row's length: 64 rounds a pass
-constexpr int kMaxRows = 256;         // 8 warps x 16 loads x 4 bytes / 64
+constexpr int kMaxRows = 512;         // 8 warps x 64 loads x 2 bytes / 64
+constexpr int kMaxLoads = 64;
 constexpr int kMaxThreads = 256;
 constexpr unsigned long long kRunNs = 2'000'000;
 constexpr unsigned long long kWarmUpNs = 200'000'000;  // clocks up from idle
@@ -91,7 +97,7 @@ __host__ __device__ Slot slot_of(const Point& p, int warp, int lane, int j) {
 //   Each CTA gathers k-blocks of panel blockIdx % kPanels (rows x 32 elements)
 //   into shared memory until the deadline; CTA 0 copies its first tile to
 //   `check`. Thread 0 records the rounds, times and SM cycles of its CTA.
-template <int kLoads, typename Word>
+template <int kLoads, typename Word, bool kFenced>
 __global__ void __launch_bounds__(kMaxThreads)
     gather_kernel(const std::uint16_t* matrix, int pitch, Point p, unsigned long long run_ns,
                   CtaSample* samples, Word* check) {
@@ -124,6 +130,8 @@ __global__ void __launch_bounds__(kMaxThreads)
     Word v[kLoads];
 #pragma unroll
     for (int j = 0; j < kLoads; ++j) v[j] = words[offset[j] + element * 2 / sizeof(Word)];
+    // Deep points: no store may start before the last load is issued.
+    if constexpr (kFenced) asm volatile("" ::: "memory");
 #pragma unroll
     for (int j = 0; j < kLoads; ++j) tile[j * blockDim.x + threadIdx.x] = v[j];
     __syncthreads();
@@ -148,7 +156,7 @@ __global__ void __launch_bounds__(kMaxThreads)
 using Launch = int (*)(const std::uint16_t*, int, Point, unsigned long long, CtaSample*, void*,
                        int ctas);
 
-template <int kLoads, typename Word>
+template <int kLoads, typename Word, bool kFenced = false>
 int launch_gather(const std::uint16_t* matrix, int pitch, Point p, unsigned long long run_ns,
                   CtaSample* samples, void* check, int ctas) {
   const int threads = p.warps * 32;
@@ -156,14 +164,27 @@ int launch_gather(const std::uint16_t* matrix, int pitch, Point p, unsigned long
   if (ctas == 0) {
     int resident = 0;
     TILESIM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &resident, gather_kernel<kLoads, Word>, threads, shared_bytes));
+        &resident, gather_kernel<kLoads, Word, kFenced>, threads, shared_bytes));
     return resident;
   }
-  gather_kernel<kLoads, Word><<<ctas, threads, shared_bytes>>>(matrix, pitch, p, run_ns, samples,
-                                                               static_cast<Word*>(check));
+  gather_kernel<kLoads, Word, kFenced><<<ctas, threads, shared_bytes>>>(
+      matrix, pitch, p, run_ns, samples, static_cast<Word*>(check));
   TILESIM_CUDA_CHECK(cudaGetLastError());
   TILESIM_CUDA_CHECK(cudaDeviceSynchronize());
   return ctas;
+}
+
+// The deep points' kernels: all loads of a round in flight.
+Launch deep_launcher(int loads, int width) {
+  if (width == 2) {
+    if (loads == 16) return launch_gather<16, std::uint16_t, true>;
+    if (loads == 32) return launch_gather<32, std::uint16_t, true>;
+    if (loads == 48) return launch_gather<48, std::uint16_t, true>;
+    return launch_gather<64, std::uint16_t, true>;
+  }
+  if (loads == 16) return launch_gather<16, std::uint32_t, true>;
+  if (loads == 24) return launch_gather<24, std::uint32_t, true>;
+  return launch_gather<32, std::uint32_t, true>;
 }
 
 Launch launcher(int loads, int width) {
@@ -230,7 +251,7 @@ double median(std::vector<double> values) {
 }
 
 // Every point of the table, or only `once` (for Nsight Compute).
-bool measure(int sms, std::optional<Point> once) {
+bool measure(int sms, std::optional<Point> once, bool deep) {
   const std::size_t elements = static_cast<std::size_t>(kPanels) * kMaxRows * 2056;
   std::vector<std::uint16_t> host(elements);
   std::mt19937 random(20261129);
@@ -238,7 +259,7 @@ bool measure(int sms, std::optional<Point> once) {
   const DeviceBuffer matrix(elements * 2);
   TILESIM_CUDA_CHECK(cudaMemcpy(matrix.get(), host.data(), elements * 2, cudaMemcpyHostToDevice));
   const DeviceBuffer samples(sizeof(CtaSample) * sms * 8);
-  const DeviceBuffer check(static_cast<std::size_t>(kMaxThreads) * 16 * 4);
+  const DeviceBuffer check(static_cast<std::size_t>(kMaxThreads) * kMaxLoads * 4);
 
   std::vector<Point> points;
   for (const int width : {2, 4}) {
@@ -256,6 +277,17 @@ bool measure(int sms, std::optional<Point> once) {
     }
   }
   if (once) points = {*once};
+  if (deep) {
+    points.clear();
+    for (const int width : {2, 4}) {
+      for (const int loads :
+           width == 2 ? std::vector<int>{16, 32, 48, 64} : std::vector<int>{16, 24, 32}) {
+        for (const int warps : {8, 4}) points.push_back({width, 2, warps, 8 / warps, loads});
+      }
+    }
+    points.push_back({2, 2, 8, 2, 32});  // 16 warps: beyond cuBLAS's occupancy
+    points.push_back({2, 2, 4, 4, 32});
+  }
   launcher(16, 2)(matrix.as<std::uint16_t>(), pitch_for(2), {2, 2, 8, 1, 16}, kWarmUpNs,
                   samples.as<CtaSample>(), check.get(), sms);
   std::printf(
@@ -267,7 +299,7 @@ bool measure(int sms, std::optional<Point> once) {
     const int ctas = sms * p.ctas_per_sm;
     const double round_bytes = p.warps * 32.0 * p.loads * p.width;
     const double sectors = sectors_per_request(p, pitch);
-    const Launch launch = launcher(p.loads, p.width);
+    const Launch launch = deep ? deep_launcher(p.loads, p.width) : launcher(p.loads, p.width);
     if (launch(nullptr, pitch, p, 0, nullptr, nullptr, 0) < p.ctas_per_sm) continue;
     std::vector<double> per_cycle, gbs, clocks, round_cycles;
     for (int r = 0; r < kRepeats; ++r) {
@@ -311,20 +343,24 @@ bool measure(int sms, std::optional<Point> once) {
 
 }  // namespace
 
-// Usage: tilesim-unaligned-gather [--once WIDTH LANES WARPS CTAS_PER_SM LOADS]
+// Usage: tilesim-unaligned-gather [--once WIDTH LANES WARPS CTAS_PER_SM LOADS | --deep]
 int main(int argc, char** argv) {
   std::optional<Point> once;
-  if (argc == 7 && std::string_view(argv[1]) == "--once") {
+  bool deep = false;
+  if (argc == 2 && std::string_view(argv[1]) == "--deep") {
+    deep = true;
+  } else if (argc == 7 && std::string_view(argv[1]) == "--once") {
     once = Point{std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]), std::atoi(argv[5]),
                  std::atoi(argv[6])};
   } else if (argc != 1) {
-    std::fprintf(stderr, "usage: tilesim-unaligned-gather [--once WIDTH LANES WARPS CTAS LOADS]\n");
+    std::fprintf(
+        stderr, "usage: tilesim-unaligned-gather [--once WIDTH LANES WARPS CTAS LOADS | --deep]\n");
     return 2;
   }
   const std::optional<int> sms = tilesim::kernels::device_sm_count_or_skip();
   if (!sms) return tilesim::kernels::kExitNoDevice;
   try {
-    return measure(*sms, once) ? 0 : 1;
+    return measure(*sms, once, deep) ? 0 : 1;
   } catch (const tilesim::kernels::CudaError& error) {
     std::fprintf(stderr, "tilesim-unaligned-gather: %s\n", error.what());
     return 1;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "sim/gpu/sm_load_path.hpp"
+
 namespace tilesim::gpu {
 namespace {
 
@@ -258,7 +260,7 @@ void CtaExecutor::begin_step(std::uint32_t running_index) {
   sim::FlowDemands demands = {
       {resources_.l2(), l2_read_bytes + step.write_bytes},
       {resources_.hbm(), missed_bytes + step.write_bytes},
-      {resources_.l2_port(cta.sm), read_bytes + step.write_bytes},
+      {resources_.l2_port(cta.sm), sm_port_bytes(step, read_bytes, spec_)},
       {resources_.unit(cta.sm, step.unit), busy_ps(step, cta.tensor_efficiency, spec_)},
   };
   // A miss passes through its slice twice: HBM's data is written into the

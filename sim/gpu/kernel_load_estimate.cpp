@@ -7,6 +7,7 @@
 
 #include "sim/gpu/block_scheduler.hpp"
 #include "sim/gpu/l2_reuse_model.hpp"
+#include "sim/gpu/sm_load_path.hpp"
 
 namespace tilesim::gpu {
 namespace {
@@ -45,7 +46,7 @@ ReplayedRound replay_round(std::span<const CtaProgram> round, double tensor_effi
         missed_bytes += l2.read(read.key, read.part_begin, read.part_end, read.bytes);
       }
       work.hbm_bytes += missed_bytes;
-      work.port_bytes += read_bytes + step.write_bytes;
+      work.port_bytes += sm_port_bytes(step, read_bytes, spec);
       // As the executor: reads wait one blended latency (pipeline fill) and
       // flow at most bytes_in_flight per latency.
       const double miss_share = read_bytes > 0 ? missed_bytes / read_bytes : 0;

@@ -68,6 +68,11 @@ struct CtaStep {
   // When > 0, the latency of this step's reads instead of the L2/HBM blend
   // (loads of lines another SM just wrote).
   double read_latency_s = 0;
+  // When > 0, the reads pass the SM's load path (L1 and its load/store
+  // units) at this many bytes a clock, shared by the SM's CTAs, instead of at
+  // the L2 port's rate: narrow loads of rows not 16-byte aligned use a few
+  // bytes of each sector the path moves (sm_load_path.hpp).
+  double load_path_bytes_per_clock = 0;
   // Fixed time before the step starts (a work unit's prologue).
   double setup_s = 0;
   // When > 0, the step's flow takes at least this long however few other CTAs

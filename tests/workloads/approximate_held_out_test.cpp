@@ -105,8 +105,12 @@ const std::map<std::string, double>& known_outlier_bounds() {
       {"h200_sxm 13312x13312x1536 fp16 data_parallel", 0.030},  // +2.92%
       {"h200_sxm 18432x7680x1152 fp8 data_parallel", 0.100},    // +9.58%
       {"h200_sxm 2688x1920x36864 bf16 split_k", 0.030},         // +2.56%
-      {"h200_sxm 3584x3584x3584 bf16 auto", 0.020},             // +1.59%
-      {"h200_sxm 5632x1664x2816 fp16 auto", 0.020},             // +1.82%
+      // +1.01% since 2026-11-29 (GEMM round 23): its rows not 16-byte
+      // aligned gather at the SM's load-path rate, which the fast-forward's
+      // load estimate shares per SM less exactly than the engine.
+      {"h200_sxm 9999x8888x2222 bf16 stream_k", 0.015},
+      {"h200_sxm 3584x3584x3584 bf16 auto", 0.020},  // +1.59%
+      {"h200_sxm 5632x1664x2816 fp16 auto", 0.020},  // +1.82%
   };
   return bounds;
 }

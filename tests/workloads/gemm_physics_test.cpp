@@ -203,6 +203,26 @@ TEST(GemmPhysics, TheLibraryGathersWiderWhereTheRowsAllow) {
   EXPECT_NEAR(time_us(2044, "4"), four_byte_rows, 0.01 * four_byte_rows);
 }
 
+// cuBLAS's unaligned kernels gather at the SM's narrow-load rate
+// (unaligned_gather_bytes_per_clock_per_sm), shared by the SM's CTAs: on a
+// full GPU of tiles the time follows that rate, not the loads in flight.
+TEST(GemmPhysics, TheLibrarysUnalignedGatherIsHeldByTheSmsLoadPath) {
+  const auto time_us = [](const char* key, const char* value) {
+    GemmWorkload workload = bf16_gemm(4001, 3003, 1025);
+    workload.schedule = "data_parallel";
+    return simulate(workload, load_h100({{std::string("kernels.library.") + key, value}}))
+        .result.time_us();
+  };
+  const char* rate = "unaligned_gather_bytes_per_clock_per_sm";
+  const double at_rate = time_us(rate, "7");
+  EXPECT_GT(time_us(rate, "3.5"), 1.8 * at_rate);
+  // The rate binds, not the loads in flight (a k-block of them, all issued).
+  EXPECT_EQ(time_us("unaligned_bytes_in_flight_per_thread", "2"),
+            time_us("unaligned_bytes_in_flight_per_thread", "64"));
+  // Without a rate the loads in flight set it again.
+  EXPECT_LT(time_us(rate, "0"), 0.8 * at_rate);
+}
+
 // Rows that are not 16-byte aligned (k odd) take the gathered main loop: each
 // build (data-parallel; split-K; the persistent one of Stream-K and persistent
 // data-parallel) at its own bytes in flight, and every gathered round waits

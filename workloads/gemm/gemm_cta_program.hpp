@@ -107,6 +107,9 @@ class GemmCtaProgramBuilder {
   std::int64_t chunk_blocks_;  // k-blocks per L2-tracked chunk of a panel
   // Bytes a CTA has in flight in the unaligned main loop; 0: the aligned one runs.
   double unaligned_bytes_in_flight_ = 0;
+  // The SM's rate for that gather (KernelProfile::unaligned_gather_bytes_per_clock_per_sm
+  // at this problem's load width); 0: the L2 port's.
+  double unaligned_gather_bytes_per_clock_ = 0;
   // What A's and B's reads cost per byte: the profile's factor where their rows
   // are not 128-byte aligned, else 1.
   double a_read_factor_ = 1;

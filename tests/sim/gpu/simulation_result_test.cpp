@@ -265,6 +265,20 @@ TEST(GpuSimulate, BytesInFlightLimitOneCtaByLittlesLaw) {
   EXPECT_EQ(result.kernels[0].end.ps(), 57'500'000);
 }
 
+TEST(GpuSimulate, ANarrowGatherIsHeldByItsSmsLoadPath) {
+  // One CTA reads 1e6 missing bytes whose loads pass the SM's load path at 50
+  // bytes a clock (1 GHz): 0.05 B/ps, under HBM's 0.1 and the L2 port's 0.4,
+  // so 1e6 / 0.05 = 20 us. 7 + 0.5 + 20 = 27.5 us (HBM alone: 17.5).
+  KernelPlan plan;
+  plan.kernels = {kernel("gather", 1, [](std::int64_t) {
+    CtaStep step = read(BlockKey{3, 0, 0}, 1e6);
+    step.load_path_bytes_per_clock = 50;
+    return std::vector<CtaStep>{step};
+  })};
+  const SimulationResult result = simulate(plan, tiny_gpu());
+  EXPECT_EQ(result.kernels[0].end.ps(), 27'500'000);
+}
+
 TEST(GpuSimulate, AStepLastsAsLongAsItsSlowestPart) {
   // Reads of 1e5 missing bytes (1 us at 0.1 B/ps) overlapped with 2e6 flops
   // (2 us): 2 us. Then a write of 2e5 bytes through HBM: 2 us.

@@ -286,6 +286,17 @@ TEST(AttentionPhysics, UnfusedSoftmaxPacksRowsAtTheirOwnCost) {
   EXPECT_NEAR(us_per_row(packed, 128 * 512) / us_per_row(exact, 32 * 512), 1.0, 0.05);
 }
 
+// The SM's narrow-load gather rate is the plain GEMM path's: the unfused
+// path's unaligned batched GEMMs (odd row lengths) keep the memory's rate.
+TEST(AttentionPhysics, UnfusedBatchedGemmsKeepTheMemorysGatherRate) {
+  const auto time_us = [](const char* rate) {
+    const hw::HardwareSpec spec = testing::shipped_hardware(
+        "h200_sxm", {{"kernels.library.unaligned_gather_bytes_per_clock_per_sm", rate}});
+    return simulate(prefill(16, 16, 1213, "unfused"), spec).result.time_us();
+  };
+  EXPECT_EQ(time_us("1"), time_us("7.1"));
+}
+
 TEST(AttentionPhysics, CompareRunsEveryVariantThatApplies) {
   const hw::HardwareSpec spec = h100();
   config::Loaded<std::vector<WorkloadRun>> decode_runs =
