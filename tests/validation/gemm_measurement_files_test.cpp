@@ -203,14 +203,19 @@ const FileLimit kFiles[] = {
     // on. At lead's model (83f8c6d): 7.49 / 6.31, worst own +68% (the 3 ms
     // persistent wgmma rows, the reader drift); round 14's model (whole tiles
     // do not drift): worst own 29% (an unaligned mma.sync Stream-K row).
-    {"h100_sxm_2026-11-28_gemm_validation_14.csv", 7.2, 6.8},  // 6.71 / 6.31
+    // Round 23 (the gather rate on the plain GEMM path, kept on the held-out
+    // GEMM 23: cuBLAS 15.4 -> 9.6%) reads its unaligned cuBLAS rows slower
+    // (long k: the MMAs follow each gather chunk): 6.31 -> 7.36 (H100 target 8).
+    {"h100_sxm_2026-11-28_gemm_validation_14.csv", 7.2, 7.9},  // 6.71 / 7.36
     // The same rows on an H200 (kernels/studies/gemm_h200_validation_14.yaml,
     // committed before its one run), H100-fitted profiles unchanged.
-    {"h200_sxm_2026-11-28_gemm_validation_14.csv", 7.2, 7.5, "h200_sxm"},  // 6.7 / 7.0
+    {"h200_sxm_2026-11-28_gemm_validation_14.csv", 7.2, 8.0,
+     "h200_sxm"},  // 6.7 / 7.5 (7.0 before round 23)
     // The same file on the H200's calibrated description (h200_sxm.measured,
     // tilesim-measure calibrate on an H200; profiles' sm90.measured fit, from
     // h100_sxm.measured): issue 13's "<= 10%" holds, cuBLAS only just.
-    {"h200_sxm_2026-11-28_gemm_validation_14.csv", 8.6, 10.0, "h200_sxm.measured"},  // 8.1 / 9.8
+    {"h200_sxm_2026-11-28_gemm_validation_14.csv", 8.6, 10.9,
+     "h200_sxm.measured"},  // 8.1 / 10.4 (9.8 before round 23)
     // Round 15's held-out set (kernels/studies/gemm_validation_15.yaml: 23
     // problems, 13 models not used before), committed before round 15's work
     // and measured once, on an H200; never fitted on. Worst own rows -28/-29%:
@@ -239,7 +244,11 @@ const FileLimit kFiles[] = {
     // cuBLAS alignment ladder, each mma.sync build alone and on 132 SMs), on
     // whose two data-parallel rows tilesim_ref's unaligned_load_latency was fitted.
     // Round 19: its cuBLAS rows 20.95 -> 7.62 (limit re-set to keep the gain).
-    {"h200_sxm_2026-11-28_gemm_unaligned_calibration_17.csv", 4.9, 8.2, "h200_sxm"},  // 4.35 / 7.62
+    // Round 23: its align1/align4 cuBLAS rows at k 2044-4095 on 2304x2176 and
+    // 4608x4352 read +19 to +38% slow (the MMAs after each gather chunk, where
+    // cuBLAS overlaps them): 7.62 -> 18.3, the round's known cost (docs/validation.md).
+    {"h200_sxm_2026-11-28_gemm_unaligned_calibration_17.csv", 4.9, 18.8,
+     "h200_sxm"},  // 4.35 / 18.3
     // Validation 17 (kernels/studies/gemm_validation_17.yaml: 14 unaligned and 3
     // aligned problems in no other study), committed before round 17's change
     // and measured once after it; never fitted on. Own 16.0 -> 6.1%, fastest
@@ -257,8 +266,9 @@ const FileLimit kFiles[] = {
     // measured once: cuBLAS 31.8 -> 16.2% (32.0 -> 16.8 on h200_sxm); what is
     // left is the H200's level of the unaligned gather (align1 rows -15 to -35%).
     // Round 19: 16.2 -> 11.2 and 16.8 -> 12.2% (limits re-set to keep the gain).
-    {"h200_sxm_2026-11-28_gemm_validation_18.csv", 0, 11.8, "h200_sxm.measured"},  // 11.21
-    {"h200_sxm_2026-11-28_gemm_validation_18.csv", 0, 12.8, "h200_sxm"},           // 12.23
+    // Round 23 (gather rate, kept held out): its long-k rows read slow, 11.21 -> 14.26.
+    {"h200_sxm_2026-11-28_gemm_validation_18.csv", 0, 14.8, "h200_sxm.measured"},  // 14.26
+    {"h200_sxm_2026-11-28_gemm_validation_18.csv", 0, 14.7, "h200_sxm"},           // 14.19
     // Validation 19 (kernels/studies/gemm_validation_19.yaml: 18 unaligned and 3
     // aligned problems in no other file; cuBLAS and tilesim_ref DP, split-K and
     // Stream-K), committed before round 19 and measured once: cuBLAS 20.1 ->
@@ -284,8 +294,18 @@ const FileLimit kFiles[] = {
     // to judge the SM's gather rate (round 22: cuBLAS 16.1 -> 10.8%, but the
     // unfused attention rows got worse, so not kept). The lead's figures; schedule
     // top-1 25 of 26. Never fitted on.
-    {"h200_sxm_2026-11-29_gemm_validation_22.csv", 7.1, 16.6, "h200_sxm.measured"},  // 6.6 / 16.1
-    {"h200_sxm_2026-11-29_gemm_validation_22.csv", 7.3, 16.5, "h200_sxm"},           // 6.8 / 16.0
+    // Round 23 (the same rate on the plain GEMM path only, kept): 16.1 -> 10.8
+    // and 16.0 -> 9.9; limits re-set to keep the gain.
+    {"h200_sxm_2026-11-29_gemm_validation_22.csv", 7.1, 11.3, "h200_sxm.measured"},  // 6.6 / 10.8
+    {"h200_sxm_2026-11-29_gemm_validation_22.csv", 7.3, 10.4, "h200_sxm"},           // 6.8 / 9.9
+    // Validation 23 (kernels/studies/gemm_validation_23.yaml: 22 small and
+    // unaligned problems, 6 layer GEMMs and 4 wave-quantized ones on our wgmma
+    // kernel, in no other file), measured once and sealed in stop 36, opened once
+    // in stop 37 to judge round 23 (the SM's gather rate on the plain GEMM path:
+    // cuBLAS 15.4 -> 9.6%, h200_sxm 16.8 -> 9.8%; our kernels unchanged; kept).
+    // The merged model's figures. Never fitted on.
+    {"h200_sxm_2026-11-29_gemm_validation_23.csv", 7.3, 10.1, "h200_sxm.measured"},  // 6.8 / 9.6
+    {"h200_sxm_2026-11-29_gemm_validation_23.csv", 7.3, 10.3, "h200_sxm"},           // 6.8 / 9.8
     // cuBLAS on unaligned rows over k and grid size (kernels/studies/
     // gemm_cublas_unaligned_calibration.yaml): named calibration rows, measured
     // with ncu kernel names for the next fit of the fallback's split count and
