@@ -1,6 +1,7 @@
 #include "workloads/gemm/data_parallel_schedule.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "sim/gpu/block_scheduler.hpp"
 #include "workloads/gemm/gemm_cta_program.hpp"
