@@ -7,7 +7,7 @@
 // its reads name (A's tile-row, B's tile-column). So one program is built for
 // each of the (up to) four kinds of tile, and a CTA's program is a copy with
 // its segment's label and its reads' panels set: the same steps, bytes and
-// reads as building it (a tenth of the instructions; bench/README.md, round 23).
+// reads as building it, for ~40% of the instructions (bench/README.md, round 23).
 // Without fusion only: a graph's tensors name blocks by their own layout.
 
 #include <array>
