@@ -321,19 +321,39 @@ config::Schema<AttentionProfile> attention_profile_schema() {
   return s;
 }
 
+namespace {
+
+AttentionProfile profile_from(const std::filesystem::path& file, const YAML::Node& root,
+                              const ProfileTarget& target, Diagnostics& diagnostics) {
+  const std::string path = file.string();
+  const config::ReadContext context = profile_read_context(path, target);
+  AttentionProfile profile;
+  profile.name = file.stem().string();
+  profile.source_path = path;
+  attention_profile_schema().read(root, context, profile, diagnostics);
+  return profile;
+}
+
+}  // namespace
+
 config::Loaded<AttentionProfile> load_attention_profile(const std::filesystem::path& file,
                                                         const ProfileTarget& target) {
-  const std::string path = file.string();
   return config::guarded_read<AttentionProfile>(
-      path, Diagnostics{}, [&](Diagnostics& diagnostics) -> std::optional<AttentionProfile> {
+      file.string(), Diagnostics{},
+      [&](Diagnostics& diagnostics) -> std::optional<AttentionProfile> {
         std::optional<YAML::Node> root = config::load_yaml_file(file, diagnostics);
         if (!root) return std::nullopt;
-        const config::ReadContext context = profile_read_context(path, target);
-        AttentionProfile profile;
-        profile.name = file.stem().string();
-        profile.source_path = path;
-        attention_profile_schema().read(*root, context, profile, diagnostics);
-        return profile;
+        return profile_from(file, *root, target, diagnostics);
+      });
+}
+
+config::Loaded<AttentionProfile> read_attention_profile(const std::filesystem::path& file,
+                                                        const YAML::Node& root,
+                                                        const ProfileTarget& target) {
+  return config::guarded_read<AttentionProfile>(
+      file.string(), Diagnostics{},
+      [&](Diagnostics& diagnostics) -> std::optional<AttentionProfile> {
+        return profile_from(file, root, target, diagnostics);
       });
 }
 
@@ -341,7 +361,7 @@ void read_attention_profiles(const std::filesystem::path& kernel_dir, const Prof
                              std::map<std::string, AttentionProfile>& profiles,
                              config::Diagnostics& diagnostics) {
   read_profile_folder(kernel_dir.parent_path() / "attention", target, load_attention_profile,
-                      profiles, diagnostics);
+                      read_attention_profile, profiles, diagnostics);
 }
 
 }  // namespace tilesim::hw

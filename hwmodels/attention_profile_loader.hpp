@@ -21,6 +21,10 @@ config::Schema<AttentionProfile> attention_profile_schema();
 // The profile `file` as it applies to `target`.
 config::Loaded<AttentionProfile> load_attention_profile(const std::filesystem::path& file,
                                                         const ProfileTarget& target);
+// The same from the file's parsed text `root`.
+config::Loaded<AttentionProfile> read_attention_profile(const std::filesystem::path& file,
+                                                        const YAML::Node& root,
+                                                        const ProfileTarget& target);
 
 // Every profile in configs/attention beside the kernel-profile folder
 // `kernel_dir` (configs/kernels) that runs on `target`'s architecture, into

@@ -40,19 +40,38 @@ config::Schema<FrameworkProfile> framework_profile_schema() {
   return s;
 }
 
+namespace {
+
+FrameworkProfile profile_from(const std::filesystem::path& file, const YAML::Node& root,
+                              const ProfileTarget& target, Diagnostics& diagnostics) {
+  const std::string path = file.string();
+  FrameworkProfile profile;
+  profile.name = file.stem().string();
+  profile.source_path = path;
+  framework_profile_schema().read(root, profile_read_context(path, target), profile, diagnostics);
+  return profile;
+}
+
+}  // namespace
+
 config::Loaded<FrameworkProfile> load_framework_profile(const std::filesystem::path& file,
                                                         const ProfileTarget& target) {
-  const std::string path = file.string();
   return config::guarded_read<FrameworkProfile>(
-      path, Diagnostics{}, [&](Diagnostics& diagnostics) -> std::optional<FrameworkProfile> {
+      file.string(), Diagnostics{},
+      [&](Diagnostics& diagnostics) -> std::optional<FrameworkProfile> {
         std::optional<YAML::Node> root = config::load_yaml_file(file, diagnostics);
         if (!root) return std::nullopt;
-        FrameworkProfile profile;
-        profile.name = file.stem().string();
-        profile.source_path = path;
-        framework_profile_schema().read(*root, profile_read_context(path, target), profile,
-                                        diagnostics);
-        return profile;
+        return profile_from(file, *root, target, diagnostics);
+      });
+}
+
+config::Loaded<FrameworkProfile> read_framework_profile(const std::filesystem::path& file,
+                                                        const YAML::Node& root,
+                                                        const ProfileTarget& target) {
+  return config::guarded_read<FrameworkProfile>(
+      file.string(), Diagnostics{},
+      [&](Diagnostics& diagnostics) -> std::optional<FrameworkProfile> {
+        return profile_from(file, root, target, diagnostics);
       });
 }
 
@@ -60,7 +79,7 @@ void read_framework_profiles(const std::filesystem::path& kernel_dir, const Prof
                              std::map<std::string, FrameworkProfile>& profiles,
                              config::Diagnostics& diagnostics) {
   read_profile_folder(kernel_dir.parent_path() / "frameworks", target, load_framework_profile,
-                      profiles, diagnostics);
+                      read_framework_profile, profiles, diagnostics);
 }
 
 }  // namespace tilesim::hw

@@ -20,6 +20,10 @@ config::Schema<FrameworkProfile> framework_profile_schema();
 // The profile `file` as it applies to `target`.
 config::Loaded<FrameworkProfile> load_framework_profile(const std::filesystem::path& file,
                                                         const ProfileTarget& target);
+// The same from the file's parsed text `root`.
+config::Loaded<FrameworkProfile> read_framework_profile(const std::filesystem::path& file,
+                                                        const YAML::Node& root,
+                                                        const ProfileTarget& target);
 
 // Every profile in configs/frameworks beside the kernel-profile folder
 // `kernel_dir` that runs on `target`'s architecture, into `profiles` by name.

@@ -30,11 +30,9 @@ config::ReadContext profile_read_context(const std::string& file, const ProfileT
   return context;
 }
 
-bool lists_architecture(const std::filesystem::path& file, const std::string& architecture) {
-  config::Diagnostics parse;
-  const std::optional<YAML::Node> root = config::load_yaml_file(file, parse);
-  if (!root || !root->IsMap()) return true;
-  const YAML::Node listed = (*root)["architectures"];
+bool lists_architecture(const YAML::Node& root, const std::string& architecture) {
+  if (!root.IsMap()) return true;
+  const YAML::Node listed = root["architectures"];
   if (!listed || !listed.IsSequence()) return true;
   return std::any_of(listed.begin(), listed.end(), [&](const YAML::Node& entry) {
     return entry.IsScalar() && entry.Scalar() == architecture;

@@ -21,7 +21,7 @@ RunSummary summarize(const WorkloadRun& run) {
   summary.hbm_read_bytes = traffic.hbm_read_bytes;
   summary.hbm_write_bytes = traffic.write_bytes;
   summary.launch_gap_us = gpu::launch_gaps(run.result).us();
-  summary.sm_idle_us = gpu::sm_idle_us(run.result);
+  summary.sm_idle_us = gpu::sm_idle_us(run.result, summary.sm_utilization);
   summary.kernels = static_cast<std::int64_t>(run.result.kernels.size());
   return summary;
 }

@@ -9,8 +9,15 @@ namespace tilesim::sim {
 CapacityPool::CapacityPool(std::vector<std::int64_t> capacity)
     : capacity_(capacity.begin(), capacity.end()), in_use_(capacity_.size(), 0) {}
 
+// headroom(demand) >= 1, without its divisions.
 bool CapacityPool::fits(const std::vector<std::int64_t>& demand) const {
-  return headroom(demand) >= 1;
+  if (demand.size() != capacity_.size()) {
+    throw std::logic_error("CapacityPool: demand has the wrong number of dimensions");
+  }
+  for (std::size_t i = 0; i < demand.size(); ++i) {
+    if (demand[i] > 0 && capacity_[i] - in_use_[i] < demand[i]) return false;
+  }
+  return true;
 }
 
 void CapacityPool::acquire(const std::vector<std::int64_t>& demand) {

@@ -70,7 +70,11 @@ sim::SimTime launch_gaps(const SimulationResult& result) {
 }
 
 double sm_idle_us(const SimulationResult& result) {
-  return (1 - result.sm_utilization()) * result.time_us();
+  return sm_idle_us(result, result.sm_utilization());
+}
+
+double sm_idle_us(const SimulationResult& result, double sm_utilization) {
+  return (1 - sm_utilization) * result.time_us();
 }
 
 }  // namespace tilesim::gpu

@@ -23,5 +23,7 @@ std::vector<KernelIdleTime> kernel_idle_times(const SimulationResult& result);
 sim::SimTime launch_gaps(const SimulationResult& result);
 // Averaged over SMs: time between start() and end() with no CTA resident.
 double sm_idle_us(const SimulationResult& result);
+// The same from the result's sm_utilization(), where the caller has it already.
+double sm_idle_us(const SimulationResult& result, double sm_utilization);
 
 }  // namespace tilesim::gpu

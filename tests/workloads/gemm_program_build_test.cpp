@@ -11,8 +11,10 @@
 #include "sim/gpu/kernel_plan.hpp"
 #include "tests/support/gemm_workload.hpp"
 #include "tests/support/shipped_hardware.hpp"
+#include "workloads/gemm/gemm_cta_program.hpp"
 #include "workloads/gemm/gemm_kernel_config.hpp"
 #include "workloads/gemm/gemm_schedule.hpp"
+#include "workloads/gemm/whole_tile_programs.hpp"
 
 namespace tilesim::workloads {
 namespace {
@@ -105,6 +107,34 @@ TEST(GemmProgramBuild, SplitKBothReductions) {
   expect_builds_match(workload);
   workload.reduction = SplitKReduction::parallel;
   expect_builds_match(workload);
+}
+
+// A data-parallel CTA's program is a copy of its tile kind's (WholeTilePrograms):
+// equal, field by field, to the one GemmCtaProgramBuilder builds for its tile,
+// for every tile (full, last tile-row, last tile-column, corner; one tile-row;
+// one tile), copied into storage that held another tile's program.
+TEST(GemmProgramBuild, AWholeTileProgramEqualsTheBuiltOne) {
+  const hw::HardwareSpec spec = testing::shipped_hardware("h100_sxm");
+  for (const auto& [m, n] :
+       {std::pair<std::int64_t, std::int64_t>{1000, 1500}, {100, 1500}, {1000, 200}, {100, 200}}) {
+    const GemmWorkload workload = testing::gemm(m, n, 1100, "data_parallel");
+    const auto kernel = resolve_gemm_kernel(workload, spec);
+    ASSERT_TRUE(kernel.ok()) << kernel.diagnostics.format();
+    const GemmCtaProgramBuilder builder(workload.problem, *kernel.value);
+    const WholeTilePrograms whole_tiles(builder);
+    gpu::CtaProgram reused;
+    for (std::int64_t row = builder.tile_rows() - 1; row >= 0; --row) {
+      for (std::int64_t col = builder.tile_cols() - 1; col >= 0; --col) {
+        const TileCoord tile{row, col};
+        gpu::CtaProgram built;
+        const std::uint16_t segment = builder.begin_segment(built, tile, 0, builder.k_blocks());
+        builder.add_main_loop(built, segment, tile, 0, builder.k_blocks(), true);
+        builder.add_epilogue(built, segment, tile);
+        whole_tiles.assign(tile, reused);
+        expect_same_program(reused, built);
+      }
+    }
+  }
 }
 
 // Plain C stores (write bytes, nothing else) of CTA 0 of a persistent

@@ -1,11 +1,13 @@
 #include "workloads/gemm/data_parallel_schedule.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "sim/gpu/block_scheduler.hpp"
 #include "workloads/gemm/gemm_cta_program.hpp"
 #include "workloads/gemm/gemm_kernel_launch.hpp"
 #include "workloads/gemm/tile_rasterizer.hpp"
+#include "workloads/gemm/whole_tile_programs.hpp"
 
 namespace tilesim::workloads {
 namespace {
@@ -23,7 +25,9 @@ class DataParallelPrograms final : public gpu::CtaProgramSource {
                     workload.persistent ? hw::ClusterShape{1, 1} : config.cluster),
         grid_ctas_(workload.persistent
                        ? std::clamp<std::int64_t>(persistent_ctas, 1, builder_.tile_count())
-                       : rasterizer_.cta_count()) {}
+                       : rasterizer_.cta_count()) {
+    if (!workload.persistent && !workload.fusion) whole_tiles_.emplace(builder_);
+  }
 
   std::int64_t cta_count() const { return grid_ctas_; }
 
@@ -39,6 +43,10 @@ class DataParallelPrograms final : public gpu::CtaProgramSource {
     for (std::int64_t order = cta_index; order < rasterizer_.cta_count(); order += grid_ctas_) {
       const std::optional<TileCoord> tile = rasterizer_.tile_of(order);
       if (!tile) continue;  // padding CTA of an edge cluster: exits at once
+      if (whole_tiles_) {
+        whole_tiles_->assign(*tile, program);
+        continue;
+      }
       const std::uint16_t segment = builder_.begin_segment(program, *tile, 0, builder_.k_blocks());
       // Every tile is a call of the kernel's main loop: pipeline fill and the
       // work unit's prologue, as a Stream-K unit pays them.
@@ -59,6 +67,7 @@ class DataParallelPrograms final : public gpu::CtaProgramSource {
   GemmCtaProgramBuilder builder_;
   TileRasterizer rasterizer_;
   std::int64_t grid_ctas_;
+  std::optional<WholeTilePrograms> whole_tiles_;  // one tile a CTA, without fusion
 };
 
 }  // namespace

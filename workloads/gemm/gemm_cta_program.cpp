@@ -108,8 +108,10 @@ std::int64_t GemmCtaProgramBuilder::k_elements(std::int64_t k_block_begin,
 }
 
 // MMAs run on whole tiles: edge tiles and the last partial k-block are padded.
-gpu::CtaStep GemmCtaProgramBuilder::mma_step(double k_blocks, std::uint16_t segment) const {
-  gpu::CtaStep step;
+// Built in place: a step keeps its reads inline, so moving one copies them.
+gpu::CtaStep& GemmCtaProgramBuilder::add_mma_step(gpu::CtaProgram& program, double k_blocks,
+                                                  std::uint16_t segment) const {
+  gpu::CtaStep& step = program.steps.emplace_back();
   const bool simt = problem_.input_type == hw::DataType::fp32;
   step.unit = simt ? gpu::ExecutionUnit::fp32 : gpu::ExecutionUnit::tensor;
   step.mma_type = problem_.input_type;
@@ -131,6 +133,11 @@ double GemmCtaProgramBuilder::cta_pace(std::int64_t cta_index) const {
 
 bool GemmCtaProgramBuilder::paces_simulated() const {
   return kernel_.cta_speed_spread > 0;
+}
+
+void GemmCtaProgramBuilder::reserve_segments(gpu::CtaProgram& program, std::size_t segments) const {
+  program.segments.reserve(program.segments.size() + segments);
+  program.steps.reserve(program.steps.size() + segments * kStepsPerSegment);
 }
 
 std::uint16_t GemmCtaProgramBuilder::begin_segment(gpu::CtaProgram& program, TileCoord tile,
@@ -175,9 +182,8 @@ void GemmCtaProgramBuilder::add_main_loop(gpu::CtaProgram& program, std::uint16_
     const auto k = static_cast<double>(k_elements(begin, end));
     // The last k-block's MMAs follow its load and are a step of their own.
     const bool last = end == k_block_end;
-    // Filled in place: its reads are kept inline, so moving a step copies them.
-    gpu::CtaStep& step = program.steps.emplace_back(
-        mma_step(static_cast<double>(end - begin) - (last ? 1 : 0), segment));
+    gpu::CtaStep& step =
+        add_mma_step(program, static_cast<double>(end - begin) - (last ? 1 : 0), segment);
     const auto chunk_id = static_cast<std::uint32_t>(chunk);
     add_a_reads(step.reads, tile, begin, end, chunk_id);
     step.reads.push_back({{tensors_.b, static_cast<std::uint32_t>(tile.col), chunk_id},
@@ -198,13 +204,12 @@ void GemmCtaProgramBuilder::add_main_loop(gpu::CtaProgram& program, std::uint16_
       step.read_latency_s = kernel_.unaligned_load_latency_s;
       step.load_path_bytes_per_clock = unaligned_gather_bytes_per_clock_;
       // Gathered through registers: the MMAs wait for the loads, nothing overlaps.
-      gpu::CtaStep mmas = mma_step(0, segment);
-      std::swap(mmas.flops, step.flops);
-      program.steps.push_back(std::move(mmas));
+      const double flops = std::exchange(step.flops, 0.0);
+      add_mma_step(program, 0, segment).flops = flops;  // `step` may move here
     }
     begin = end;
   }
-  program.steps.push_back(mma_step(1, segment));
+  add_mma_step(program, 1, segment);
   if (fusion_ && fusion_->prologue_flops_per_a_element > 0) {
     // Counted after the MMAs, though a kernel overlaps it with them: an upper bound.
     gpu::CtaStep prologue;

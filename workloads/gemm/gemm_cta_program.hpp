@@ -55,6 +55,9 @@ class GemmCtaProgramBuilder {
   // programs then do not drift in the L2 model as well (CtaProgram::drifts).
   bool paces_simulated() const;
 
+  // Room for `segments` more segments in `program`, so that building them
+  // moves no step (begin_segment otherwise grows the program as it goes).
+  void reserve_segments(gpu::CtaProgram& program, std::size_t segments) const;
   // Starts a segment (a tile and k-range) of `program`; returns its index.
   std::uint16_t begin_segment(gpu::CtaProgram& program, TileCoord tile, std::int64_t k_block_begin,
                               std::int64_t k_block_end) const;
@@ -87,7 +90,9 @@ class GemmCtaProgramBuilder {
   // load-add-store, or (`collect`) the finisher's read of its peers'.
   double fixup_bytes_in_flight(bool collect) const;
   std::int64_t k_elements(std::int64_t k_block_begin, std::int64_t k_block_end) const;
-  gpu::CtaStep mma_step(double k_blocks, std::uint16_t segment) const;
+  // Appends the MMAs of `k_blocks` k-blocks to `program`; returns the step.
+  gpu::CtaStep& add_mma_step(gpu::CtaProgram& program, double k_blocks,
+                             std::uint16_t segment) const;
   void add_a_reads(gpu::BlockReads& reads, TileCoord tile, std::int64_t k_block_begin,
                    std::int64_t k_block_end, std::uint32_t chunk) const;
   // The previous unit's C store, taken out of `program` when the kernel's

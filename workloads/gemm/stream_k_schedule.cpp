@@ -1,6 +1,7 @@
 #include "workloads/gemm/stream_k_schedule.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "sim/gpu/block_scheduler.hpp"
 #include "workloads/gemm/data_parallel_schedule.hpp"
@@ -8,6 +9,7 @@
 #include "workloads/gemm/gemm_kernel_launch.hpp"
 #include "workloads/gemm/stream_k_partition.hpp"
 #include "workloads/gemm/tile_rasterizer.hpp"
+#include "workloads/gemm/whole_tile_programs.hpp"
 
 namespace tilesim::workloads {
 namespace {
@@ -45,7 +47,12 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
         head_first_(kernel.stream_k_order == hw::StreamKOrder::head_first),
         static_data_parallel_(kernel.stream_k_data_parallel_order ==
                               hw::StreamKDataParallelOrder::static_list),
-        persistent_ctas_(persistent_ctas) {}
+        persistent_ctas_(persistent_ctas) {
+    // A claimed data-parallel tile is a CTA's whole program.
+    if (!static_data_parallel_ && partition_.data_parallel_tiles() > 0 && !workload.fusion) {
+      whole_tiles_.emplace(builder_);
+    }
+  }
 
   // Claimed: the Stream-K units, then one CTA per data-parallel tile (the
   // first free SM takes it, as the kernel's counter hands it out). Static: the
@@ -67,6 +74,7 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
   void build(std::int64_t cta_index, gpu::CtaProgram& program) const override {
     program.clear();
     const bool stream_k_unit = cta_index < partition_.stream_k_units();
+    builder_.reserve_segments(program, segments_of(cta_index));
     if (stream_k_unit) add_stream_k_unit(program, cta_index);
     if (static_data_parallel_) {
       // The kernel's loop: tiles b, b + grid, ... of the data-parallel ones.
@@ -75,8 +83,13 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
         add_data_parallel_tile(program, partition_.stream_k_tiles() + tile);
       }
     } else if (!stream_k_unit) {
-      add_data_parallel_tile(program,
-                             partition_.stream_k_tiles() + cta_index - partition_.stream_k_units());
+      const std::int64_t order =
+          partition_.stream_k_tiles() + cta_index - partition_.stream_k_units();
+      if (whole_tiles_) {
+        whole_tiles_->assign(tile_at(order), program);
+      } else {
+        add_data_parallel_tile(program, order);
+      }
     }
     program.tensor_speed = builder_.cta_pace(cta_index);
     program.drifts = !builder_.paces_simulated();
@@ -84,6 +97,26 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
 
  private:
   TileCoord tile_at(std::int64_t order) const { return *rasterizer_.tile_of(order); }
+
+  // The segments build() gives CTA `cta_index`: the tiles its unit's range
+  // touches, and its data-parallel tiles.
+  std::size_t segments_of(std::int64_t cta_index) const {
+    std::int64_t segments = 0;
+    if (cta_index < partition_.stream_k_units()) {
+      const std::int64_t begin = partition_.first_iteration(cta_index);
+      const std::int64_t end = partition_.first_iteration(cta_index + 1);
+      if (end > begin)
+        segments += (end - 1) / builder_.k_blocks() - begin / builder_.k_blocks() + 1;
+    }
+    if (static_data_parallel_) {
+      if (cta_index < partition_.data_parallel_tiles()) {
+        segments += (partition_.data_parallel_tiles() - cta_index - 1) / cta_count() + 1;
+      }
+    } else if (cta_index >= partition_.stream_k_units()) {
+      segments += 1;
+    }
+    return static_cast<std::size_t>(segments);
+  }
 
   void add_data_parallel_tile(gpu::CtaProgram& program, std::int64_t order) const {
     const TileCoord tile = tile_at(order);
@@ -178,6 +211,7 @@ class StreamKPrograms final : public gpu::CtaProgramSource {
   bool head_first_;
   bool static_data_parallel_;
   std::int64_t persistent_ctas_;
+  std::optional<WholeTilePrograms> whole_tiles_;  // for claimed data-parallel tiles
 };
 
 }  // namespace
