@@ -39,16 +39,22 @@ void add_schedules(const GemmWorkload& base, std::vector<GemmWorkload>& out,
 }
 
 // Split counts worth simulating: more CTAs than two full waves add no
-// parallelism, and slices under four k-blocks are mostly fixup.
+// parallelism, and slices under four k-blocks are mostly fixup. A kernel
+// without Stream-K (`stream_k` false: the library's unaligned class) has only
+// split-K against a last wave's idle SMs, and odd counts and more waves do
+// that: cuBLAS runs 153 tiles on 132 SMs as 3 slices (459 CTAs, 3.5 waves;
+// calibration 17's ncu) and 192 as 2 (2.9 waves; unaligned calibration's).
 std::vector<int> useful_split_counts(const GemmWorkload& workload, const hw::KernelProfile& kernel,
-                                     const hw::HardwareSpec& spec) {
+                                     const hw::HardwareSpec& spec, bool stream_k) {
   const GemmCtaProgramBuilder shape(workload.problem, kernel);
   const std::int64_t slots =
       std::int64_t{spec.sm.count} *
       gpu::BlockScheduler(spec.sm).ctas_per_sm(gemm_footprint(workload.problem, kernel));
+  const std::int64_t most_ctas = (stream_k ? 2 : 4) * slots;
   std::vector<int> counts;
-  for (const int splits : {2, 4, 8, 16, 32, 64}) {
-    if (shape.tile_count() * splits > 2 * slots) break;
+  for (const int splits : {2, 3, 4, 8, 16, 32, 64}) {
+    if (stream_k && splits == 3) continue;
+    if (shape.tile_count() * splits > most_ctas) break;
     if (shape.k_blocks() < 4 * splits) break;
     counts.push_back(splits);
   }
@@ -83,7 +89,8 @@ std::vector<GemmWorkload> auto_candidates(const GemmWorkload& workload,
     tried.push_back(shape);
     // A kernel whose unaligned rows run another kernel class without Stream-K.
     const bool stream_k = kernel.value->unaligned_stream_k || rows_16_byte_aligned(shaped.problem);
-    add_schedules(shaped, candidates, useful_split_counts(shaped, *kernel.value, spec), stream_k);
+    add_schedules(shaped, candidates, useful_split_counts(shaped, *kernel.value, spec, stream_k),
+                  stream_k);
   }
   return candidates;
 }
