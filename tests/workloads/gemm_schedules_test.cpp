@@ -5,10 +5,12 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "hwmodels/hardware_loader.hpp"
 #include "tests/support/gemm_workload.hpp"
 #include "tests/support/shipped_hardware.hpp"
+#include "workloads/gemm/gemm_runner.hpp"
 #include "workloads/gemm/schedule_candidates.hpp"
 #include "workloads/study_runner.hpp"
 
@@ -78,6 +80,39 @@ TEST(GemmSchedules, AutoTriesNoStreamKForTheLibrarysUnalignedKernel) {
   EXPECT_FALSE(tries_stream_k(1535, "library"));
   EXPECT_TRUE(tries_stream_k(1536, "library"));
   EXPECT_TRUE(tries_stream_k(1535, "tilesim_ref"));
+}
+
+// Without Stream-K, split-K is what spreads a last wave: cuBLAS runs the 153
+// tiles of 2304x2176x2047 as 3 slices (459 CTAs; calibration 17's ncu). Auto
+// tries 3 slices there, past two waves of CTAs, and finds one of its splits
+// faster than data-parallel's two waves of 128x256 tiles; the aligned
+// neighbour keeps Stream-K and its powers of two.
+TEST(GemmSchedules, AutoSpreadsTheLibrarysUnalignedLastWaveBySplittingK) {
+  const hw::HardwareSpec spec = testing::shipped_hardware("h200_sxm");
+  const auto split_counts = [&](std::int64_t k) {
+    GemmWorkload workload = gemm(2304, 2176, k, "auto");
+    workload.kernel = "library";
+    std::set<int> counts;
+    for (const GemmWorkload& candidate : auto_candidates(workload, spec)) {
+      if (candidate.schedule == "split_k" && !candidate.tile.m) {
+        counts.insert(candidate.splits.value_or(0));
+      }
+    }
+    return counts;
+  };
+  EXPECT_TRUE(split_counts(2047).contains(3));
+  EXPECT_FALSE(split_counts(2048).contains(3));
+  GemmWorkload unaligned = gemm(2304, 2176, 2047, "auto");
+  unaligned.kernel = "library";
+  auto chosen = run_gemm_workload(unaligned, spec, builtin_gemm_schedules(), {});
+  ASSERT_TRUE(chosen.ok()) << chosen.diagnostics.format();
+  const WorkloadRun& run = chosen.value->front();
+  GemmWorkload dp = unaligned;
+  dp.schedule = "data_parallel";
+  const double dp_us = simulate(dp, spec).result.time_us();
+  EXPECT_NE(run.schedule.find("split_k"), std::string::npos) << run.schedule;
+  EXPECT_GT(dp_us / run.result.time_us(), 1.2)
+      << "DP " << dp_us << " us, auto " << run.result.time_us() << " us";
 }
 
 // Two tiles of 1,024 k-blocks over 132 units: each tile's owner waits for the
