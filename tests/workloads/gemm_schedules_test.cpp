@@ -5,10 +5,12 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "hwmodels/hardware_loader.hpp"
 #include "tests/support/gemm_workload.hpp"
 #include "tests/support/shipped_hardware.hpp"
+#include "workloads/gemm/gemm_runner.hpp"
 #include "workloads/gemm/schedule_candidates.hpp"
 #include "workloads/study_runner.hpp"
 
@@ -78,6 +80,49 @@ TEST(GemmSchedules, AutoTriesNoStreamKForTheLibrarysUnalignedKernel) {
   EXPECT_FALSE(tries_stream_k(1535, "library"));
   EXPECT_TRUE(tries_stream_k(1536, "library"));
   EXPECT_TRUE(tries_stream_k(1535, "tilesim_ref"));
+}
+
+// Without Stream-K, split-K is what spreads a last wave: cuBLAS runs the 153
+// tiles of 2304x2176x2047 as 3 slices (459 CTAs) with its serial fixup, and
+// the 32 of 1001x1003x4097 as 4 (128 CTAs, one wave) with a splitKreduce_kernel
+// after them (the calibration files' ncu). Auto tries 3 slices past two waves
+// of CTAs, each count with that reduction alone, and finds a split faster
+// than data-parallel's two waves of 128x256 tiles; the aligned neighbour
+// keeps Stream-K and its powers of two with both reductions.
+TEST(GemmSchedules, AutoSpreadsTheLibrarysUnalignedLastWaveBySplittingK) {
+  const hw::HardwareSpec spec = testing::shipped_hardware("h200_sxm");
+  using Tried = std::set<std::pair<int, SplitKReduction>>;
+  const auto splits_tried = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
+    GemmWorkload workload = gemm(m, n, k, "auto");
+    workload.kernel = "library";
+    Tried tried;
+    for (const GemmWorkload& candidate : auto_candidates(workload, spec)) {
+      if (candidate.schedule == "split_k" && !candidate.tile.m) {
+        tried.insert({candidate.splits.value_or(0), candidate.reduction});
+      }
+    }
+    return tried;
+  };
+  const Tried unaligned = splits_tried(2304, 2176, 2047);
+  EXPECT_TRUE(unaligned.contains({3, SplitKReduction::serial}));
+  EXPECT_FALSE(unaligned.contains({3, SplitKReduction::parallel}));
+  const Tried one_wave = splits_tried(1001, 1003, 4097);
+  EXPECT_TRUE(one_wave.contains({4, SplitKReduction::parallel}));
+  EXPECT_FALSE(one_wave.contains({4, SplitKReduction::serial}));
+  const Tried aligned = splits_tried(2304, 2176, 2048);
+  EXPECT_FALSE(aligned.contains({3, SplitKReduction::serial}));
+
+  GemmWorkload workload = gemm(2304, 2176, 2047, "auto");
+  workload.kernel = "library";
+  auto chosen = run_gemm_workload(workload, spec, builtin_gemm_schedules(), {});
+  ASSERT_TRUE(chosen.ok()) << chosen.diagnostics.format();
+  const WorkloadRun& run = chosen.value->front();
+  GemmWorkload dp = workload;
+  dp.schedule = "data_parallel";
+  const double dp_us = simulate(dp, spec).result.time_us();
+  EXPECT_NE(run.schedule.find("split_k"), std::string::npos) << run.schedule;
+  EXPECT_GT(dp_us / run.result.time_us(), 1.2)
+      << "DP " << dp_us << " us, auto " << run.result.time_us() << " us";
 }
 
 // Two tiles of 1,024 k-blocks over 132 units: each tile's owner waits for the
