@@ -109,7 +109,8 @@ config::Schema<GemmWorkload> workload_schema(const std::vector<std::string>& gem
             "TMA + wgmma kernel, sm90), `tilesim_ref_wgmma_tma_store` (the same, C stored "
             "by TMA), `tilesim_ref_wgmma_multicast` (that, in 2-CTA clusters with B "
             "multicast), `tilesim_ref_wgmma_multicast_m192` (that with 192x192 tiles) or "
-            "`tilesim_ref_wgmma_multicast_m192n96` (192x96 tiles)."),
+            "`tilesim_ref_wgmma_multicast_m192n96` (192x96 tiles; "
+            "`tilesim_ref_wgmma_multicast_m192n96_c2n` with its cluster along n, A multicast)."),
         [](W& workload, const Value& value) {
           workload.kernel = value.text;
           workload.kernel_where = value.where;

@@ -38,14 +38,14 @@ bool vector_loads(const GemmLaunchConfig& config) {
 // What the schedules count as the persistent grid: resident CTAs, or
 // resident clusters for a clustered variant (plan.grid_ctas counts CTAs).
 std::int64_t resident_units(const GemmLaunchConfig& config) {
-  const int cluster = gemm_tile_shape(config.tile).cluster_m;
+  const int cluster = gemm_tile_shape(config.tile).cluster_ctas();
   return std::max(1, config.device.resident_ctas(config.tile) / cluster);
 }
 
 // (Cluster) tiles of the config's resolved tile.
 std::int64_t tile_count(const GemmLaunchConfig& config) {
   const GemmTileShape tile = gemm_tile_shape(config.tile);
-  return ceil_div(config.m, tile.m * tile.cluster_m) * ceil_div(config.n, tile.n);
+  return ceil_div(config.m, tile.m * tile.cluster_m) * ceil_div(config.n, tile.n * tile.cluster_n);
 }
 
 // Stream-K's wave_fit leaves tiles that fit one wave of the persistent grid
@@ -176,6 +176,8 @@ GemmTileShape gemm_tile_shape(GemmTileVariant variant) {
       return {"m192n192k64_w16_s3_wgmma_tma_store_c2", 192, 192, 64, 3, 16, false, true, 2};
     case GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2:
       return {"m192n96k64_w16_s4_wgmma_tma_store_c2", 192, 96, 64, 4, 16, false, true, 2};
+    case GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2n:
+      return {"m192n96k64_w16_s4_wgmma_tma_store_c2n", 192, 96, 64, 4, 16, false, true, 1, 2};
   }
   return {};
 }
@@ -219,7 +221,7 @@ GemmKernelHandle find_gemm_kernel(SchedulerKind scheduler, GemmTileVariant varia
 
 int GemmDeviceLimits::resident_ctas(GemmTileVariant variant) const {
   const auto v = static_cast<std::size_t>(variant);
-  const int cluster = gemm_tile_shape(variant).cluster_m;
+  const int cluster = gemm_tile_shape(variant).cluster_ctas();
   if (cluster > 1) return resident_clusters[v] * cluster;
   return sm_count * ctas_per_sm[v];
 }
@@ -325,14 +327,14 @@ GemmLaunchPlan plan_gemm(const GemmLaunchConfig& requested) {
   const GemmTileShape tile = gemm_tile_shape(config.tile);
   GemmLaunchPlan plan;
   plan.tiles_m = ceil_div(config.m, tile.m * tile.cluster_m);
-  plan.tiles_n = ceil_div(config.n, tile.n);
+  plan.tiles_n = ceil_div(config.n, tile.n * tile.cluster_n);
   plan.tiles = plan.tiles_m * plan.tiles_n;
   plan.iters_per_tile = ceil_div(config.k, tile.k);
   // Per shared tile: two int flags and an fp32 tile (gemm_fixup.cuh), one
   // each per CTA of a cluster tile; then `counters` more ints (the wgmma
   // Stream-K kernel's DP tile counter).
   auto reserve_shared_tiles = [&](std::int64_t tiles, std::size_t counters = 0) {
-    const auto count = static_cast<std::size_t>(tiles * tile.cluster_m);
+    const auto count = static_cast<std::size_t>(tiles * tile.cluster_ctas());
     plan.flag_bytes = align_up(sizeof(int) * (2 * count + counters));
     plan.partial_bytes = sizeof(float) * static_cast<std::size_t>(tile.m * tile.n) * count;
   };
@@ -367,7 +369,7 @@ GemmLaunchPlan plan_gemm(const GemmLaunchConfig& requested) {
       reserve_shared_tiles(plan.sk_tiles, tile.wgmma ? 1 : 0);
       break;
   }
-  plan.grid_ctas *= tile.cluster_m;
+  plan.grid_ctas *= tile.cluster_ctas();
   return plan;
 }
 
@@ -443,11 +445,12 @@ cudaError_t launch_gemm(const GemmLaunchConfig& config, cudaStream_t stream) {
   gemm::GemmStoreTensorMaps tensor_maps{};
   if (kernel.tensor_maps) {
     const GemmTileShape shape = gemm_tile_shape(tile);
+    const int a_box_rows = shape.m / shape.cluster_n;  // a CTA's share of A's rows
     const cudaError_t encoded =
-        kernel.stores_by_tma ? gemm::encode_gemm_store_tensor_maps(tensor_maps, config, shape.m,
+        kernel.stores_by_tma ? gemm::encode_gemm_store_tensor_maps(tensor_maps, config, a_box_rows,
                                                                    shape.k, kernel.swizzle_bytes_b)
-                             : gemm::encode_gemm_tensor_maps(tensor_maps, config, shape.m, shape.k,
-                                                             kernel.swizzle_bytes_b);
+                             : gemm::encode_gemm_tensor_maps(tensor_maps, config, a_box_rows,
+                                                             shape.k, kernel.swizzle_bytes_b);
     if (encoded != cudaSuccess) return encoded;
   }
   // The register-store kernels read only the GemmTensorMaps part (A and B).

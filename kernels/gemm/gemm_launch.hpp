@@ -79,8 +79,12 @@ enum class GemmTileVariant {
   // stages, B and C in 64-byte swizzled boxes: cuBLAS's tile at 1536^3, where
   // the tiles fill one wave (profile tilesim_ref_wgmma_multicast_m192n96).
   m192n96k64_w16_s4_wgmma_tma_store_c2,
+  // That tile in 2-CTA clusters along n (192x192 cluster tiles), cuBLAS's
+  // pairing: A's rows multicast instead of B's boxes (profile
+  // tilesim_ref_wgmma_multicast_m192n96_c2n).
+  m192n96k64_w16_s4_wgmma_tma_store_c2n,
 };
-inline constexpr int kGemmTileVariantCount = 11;
+inline constexpr int kGemmTileVariantCount = 12;
 
 struct GemmTileShape {
   std::string_view name;  // as the enumerator
@@ -94,6 +98,8 @@ struct GemmTileShape {
   // CTAs per cluster along m: schedules see cluster tiles of cluster_m * m rows
   // and count clusters where they count CTAs; each CTA computes m of the rows.
   int cluster_m = 1;
+  int cluster_n = 1;  // the same along n (cluster tiles of cluster_n * n columns)
+  int cluster_ctas() const { return cluster_m * cluster_n; }
 };
 GemmTileShape gemm_tile_shape(GemmTileVariant variant);
 // Compiled for every input/output type (else bf16 -> bf16 only).

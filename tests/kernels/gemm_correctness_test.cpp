@@ -129,6 +129,9 @@ std::vector<Shape> shapes(bool small) {
     // 96 columns: B and C in 64-byte swizzled 32-column boxes (three and three, or six fp32).
     add_small_cluster_cases(list, GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2,
                             "150 cluster tiles of 384x96 with edges: 64-byte swizzle");
+    // Along n: A's rows split 96 + 96 and multicast, rank 1's columns past n.
+    add_small_cluster_cases(list, GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2n,
+                            "143 cluster tiles of 192x192 with edges: A multicast");
     return list;
   }
   list = {
@@ -198,6 +201,13 @@ std::vector<Shape> shapes(bool small) {
   // 64-byte boxes (three bf16/fp16, six fp32), 384x96 cluster tiles.
   add_full_cluster_cases(list, GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2, 200, 100,
                          "64 cluster tiles on 66 clusters", "256 cluster tiles: 4 waves - 8");
+  // The same along n (192x192 cluster tiles, A multicast): rank 1's columns
+  // partly or wholly past n.
+  add_full_cluster_cases(list, GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2n, 100, 100,
+                         "64 cluster tiles on 66 clusters", "256 cluster tiles: 4 waves - 8");
+  list.push_back({200, 72, 40, bf16, ElementType::fp32,
+                  GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2n,
+                  "rank 1 idle along n, fp32 out"});
   return list;
 }
 
