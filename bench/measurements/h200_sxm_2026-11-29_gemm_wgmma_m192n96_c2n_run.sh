@@ -31,9 +31,9 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,po
  python3 "$carry/sass_compare.py" /tmp/sass_lead.txt /tmp/sass_new.txt >"$w/sass_compare.txt" 2>&1) &
 check=$carry/bin/tilesim-gemm-check
 tile=m192n96k64_w16_s4_wgmma_tma_store_c2n
-timeout 200 "$check" --tile $tile >"$w/check_c2n.log" 2>&1 &
+timeout 150 "$check" --tile $tile >"$w/check_c2n.log" 2>&1 &
 sanitize() {  # NAME TOOL
-  timeout 200 compute-sanitizer --tool "$2" --error-exitcode 9 "$check" --small --tile $tile \
+  timeout 120 compute-sanitizer --tool "$2" --error-exitcode 9 "$check" --small --tile $tile \
     >"$w/sanitizer_$1.log" 2>&1
   echo "exit $?" >>"$w/sanitizer_$1.log"
 }
