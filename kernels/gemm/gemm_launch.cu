@@ -48,11 +48,29 @@ std::int64_t tile_count(const GemmLaunchConfig& config) {
   return ceil_div(config.m, tile.m * tile.cluster_m) * ceil_div(config.n, tile.n * tile.cluster_n);
 }
 
-// Stream-K's wave_fit leaves tiles that fit one wave of the persistent grid
-// whole: there is nothing for Stream-K to balance, only fixup to pay.
+bool fits_one_wave(const GemmLaunchConfig& config) {
+  return config.device.resident_ctas(config.tile) >= 1 &&
+         tile_count(config) <= resident_units(config);
+}
+
+// Stream-K's tile_fit: one_wave_tile where its tiles fit one wave (TMA rows).
+bool one_wave_tile_fits(const GemmLaunchConfig& requested) {
+  if (requested.schedule != GemmSchedule::stream_k ||
+      requested.stream_k_mode != StreamKMode::tile_fit || !requested.one_wave_tile ||
+      !vector_loads(requested)) {
+    return false;
+  }
+  GemmLaunchConfig config = requested;
+  config.tile = *requested.one_wave_tile;
+  return fits_one_wave(config);
+}
+
+// Stream-K's wave_fit (and tile_fit) leaves tiles that fit one wave of the
+// persistent grid whole: there is nothing for Stream-K to balance, only fixup to pay.
 bool wave_fit_data_parallel(const GemmLaunchConfig& requested) {
   if (requested.schedule != GemmSchedule::stream_k ||
-      requested.stream_k_mode != StreamKMode::wave_fit) {
+      (requested.stream_k_mode != StreamKMode::wave_fit &&
+       requested.stream_k_mode != StreamKMode::tile_fit)) {
     return false;
   }
   GemmLaunchConfig config = requested;
@@ -104,6 +122,7 @@ void plan_stream_k(const GemmLaunchConfig& config, GemmLaunchPlan& plan) {
       break;
     case StreamKMode::two_tile:  // fold one full wave in: 1-2 tiles per Stream-K CTA
     case StreamKMode::wave_fit:  // (tiles that fit one wave never get here)
+    case StreamKMode::tile_fit:
       plan.sk_tiles =
           partial_wave == 0 ? 0 : partial_wave + std::min<std::int64_t>(full_waves, 1) * grid;
       break;
@@ -191,6 +210,7 @@ GemmTileVariant resolved_gemm_tile(const GemmLaunchConfig& config) {
   if (gemm_tile_shape(config.tile).wgmma && !vector_loads(config)) {
     return GemmTileVariant::m256n128k64_w8_s3;
   }
+  if (one_wave_tile_fits(config)) return *config.one_wave_tile;
   return config.tile;
 }
 
@@ -500,6 +520,8 @@ std::string_view to_string(StreamKMode mode) {
       return "two_tile";
     case StreamKMode::wave_fit:
       return "wave_fit";
+    case StreamKMode::tile_fit:
+      return "tile_fit";
   }
   return "?";
 }
@@ -517,7 +539,7 @@ std::optional<ElementType> parse_element_type(std::string_view text) {
 
 std::optional<StreamKMode> parse_stream_k_mode(std::string_view text) {
   for (const StreamKMode mode : {StreamKMode::pure, StreamKMode::dp_one_tile, StreamKMode::two_tile,
-                                 StreamKMode::wave_fit}) {
+                                 StreamKMode::wave_fit, StreamKMode::tile_fit}) {
     if (text == to_string(mode)) return mode;
   }
   return std::nullopt;

@@ -38,6 +38,10 @@ enum class StreamKMode {
   // two_tile, except that tiles which fit in one wave (tiles <= persistent
   // grid) are left whole: the data-parallel kernel runs them, one CTA (cluster) each.
   wave_fit,
+  // wave_fit with the tile picked per shape: the config's one_wave_tile where
+  // its (cluster) tiles fit one wave of its persistent grid (so they run
+  // whole, data-parallel), the config's tile otherwise.
+  tile_fit,
 };
 
 enum class FixupMode {
@@ -149,6 +153,8 @@ struct GemmLaunchConfig {
   FixupMode fixup = FixupMode::deterministic;
   int swizzle = 8;  // tile-rows per rasterization band
   GemmTileVariant tile = GemmTileVariant::m128n256k64_w12_s4_wgmma;
+  // stream_k tile_fit: the smaller tile that runs the shapes it fits in one wave.
+  std::optional<GemmTileVariant> one_wave_tile;
   GemmDeviceLimits device;  // from query_gemm_device_limits(): every launch needs it
   GemmWorkspace workspace;
 };
@@ -170,7 +176,8 @@ struct GemmLaunchPlan {
 };
 
 // The variant a config runs: its tile, unless that is the wgmma variant and
-// the rows are not 16-byte aligned (then m256n128k64_w8_s3).
+// the rows are not 16-byte aligned (then m256n128k64_w8_s3), or Stream-K's
+// tile_fit finds that one_wave_tile's tiles fit one wave (then that).
 GemmTileVariant resolved_gemm_tile(const GemmLaunchConfig& config);
 
 // Why the config cannot run (nothing when it can).

@@ -62,6 +62,22 @@ std::variant<kernels::GemmTileVariant, std::string> tile_variant(const hw::Kerne
       compiled.empty() ? "none" : compiled);
 }
 
+// Stream-K tile_fit's smaller tile: the compiled variant of the profile's
+// one_wave_kernel (none when the profile names none), or why there is none.
+std::variant<std::optional<kernels::GemmTileVariant>, std::string> one_wave_tile(
+    const hw::KernelProfile& profile, const hw::HardwareSpec& hardware,
+    const kernels::GemmLaunchConfig& config) {
+  if (profile.one_wave_kernel.empty()) return std::nullopt;
+  const auto found = hardware.kernel_profiles.find(profile.one_wave_kernel);
+  if (found == hardware.kernel_profiles.end()) {
+    return fmt::format("{}'s one_wave_kernel {} is not offered by {}", profile.name,
+                       profile.one_wave_kernel, hardware.name);
+  }
+  auto variant = tile_variant(found->second, config.input_type, config.output_type);
+  if (const auto* error = std::get_if<std::string>(&variant)) return *error;
+  return std::optional(std::get<kernels::GemmTileVariant>(variant));
+}
+
 kernels::StreamKMode stream_k_mode(workloads::StreamKMode mode) {
   switch (mode) {
     case workloads::StreamKMode::pure:
@@ -72,6 +88,8 @@ kernels::StreamKMode stream_k_mode(workloads::StreamKMode mode) {
       return kernels::StreamKMode::two_tile;
     case workloads::StreamKMode::wave_fit:
       return kernels::StreamKMode::wave_fit;
+    case workloads::StreamKMode::tile_fit:
+      return kernels::StreamKMode::tile_fit;
   }
   return kernels::StreamKMode::two_tile;
 }
@@ -160,6 +178,11 @@ std::variant<GemmCase, CaseError> make_gemm_case(const workloads::GemmWorkload& 
   } else if (workload.schedule == "stream_k") {
     config.schedule = kernels::GemmSchedule::stream_k;
     config.stream_k_mode = stream_k_mode(workload.stream_k_mode);
+    if (config.stream_k_mode == kernels::StreamKMode::tile_fit) {
+      const auto one_wave = one_wave_tile(*profile.value, hardware, config);
+      if (const auto* error = std::get_if<std::string>(&one_wave)) return CaseError{*error};
+      config.one_wave_tile = std::get<std::optional<kernels::GemmTileVariant>>(one_wave);
+    }
     config.fixup = workload.fixup == workloads::FixupOrder::atomic
                        ? kernels::FixupMode::atomic
                        : kernels::FixupMode::deterministic;
