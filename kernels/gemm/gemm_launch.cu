@@ -48,6 +48,7 @@ std::int64_t tile_count(const GemmLaunchConfig& config) {
   return ceil_div(config.m, tile.m * tile.cluster_m) * ceil_div(config.n, tile.n * tile.cluster_n);
 }
 
+// The config's (cluster) tiles fit one wave of its persistent grid.
 bool fits_one_wave(const GemmLaunchConfig& config) {
   return config.device.resident_ctas(config.tile) >= 1 &&
          tile_count(config) <= resident_units(config);
