@@ -464,6 +464,14 @@ config::Schema<KernelProfile> kernel_profile_schema() {
                                                      ? StreamKDataParallelOrder::static_list
                                                      : StreamKDataParallelOrder::claimed;
         });
+  s.add(Param::text("one_wave_kernel")
+            .name_like()
+            .optional()
+            .describe("Stream-K's `tile_fit` mode: the kernel profile (one the hardware file "
+                      "offers, with smaller tiles) that runs a shape whose tiles of it fit in "
+                      "one wave of its persistent grid, whole and data-parallel; other shapes "
+                      "run `wave_fit` on this profile. Unset: `tile_fit` is `wave_fit`."),
+        into(&P::one_wave_kernel));
   s.add(Param::choice("output_store", {"registers", "overlapped"})
             .default_to("registers")
             .describe("How a finished tile reaches C: registers, the CTA's threads store it "

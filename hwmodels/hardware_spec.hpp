@@ -204,6 +204,9 @@ struct KernelProfile {
   // bytes (1 = none).
   double misaligned_row_read_factor = 1;
   OutputStore output_store = OutputStore::registers;
+  // Stream-K's tile_fit: the profile (of the same hardware) whose tiles run
+  // the shapes they fit in one wave of its persistent grid; "" = none.
+  std::string one_wave_kernel;
 };
 
 struct HardwareSpec {

@@ -109,7 +109,8 @@ config::Schema<GemmWorkload> workload_schema(const std::vector<std::string>& gem
             "TMA + wgmma kernel, sm90), `tilesim_ref_wgmma_tma_store` (the same, C stored "
             "by TMA), `tilesim_ref_wgmma_multicast` (that, in 2-CTA clusters with B "
             "multicast), `tilesim_ref_wgmma_multicast_m192` (that with 192x192 tiles) or "
-            "`tilesim_ref_wgmma_multicast_m192n96` (192x96 tiles)."),
+            "`tilesim_ref_wgmma_multicast_m192n96` (192x96 tiles; "
+            "`tilesim_ref_wgmma_multicast_m192n96_c2n` with its cluster along n, A multicast)."),
         [](W& workload, const Value& value) {
           workload.kernel = value.text;
           workload.kernel_where = value.where;
@@ -135,17 +136,20 @@ config::Schema<GemmWorkload> workload_schema(const std::vector<std::string>& gem
         [](W& workload, const Value& value) {
           workload.reduction = parse_split_k_reduction(value.text);
         });
-  s.add(Param::choice("stream_k_mode", {"pure", "dp_one_tile", "two_tile", "wave_fit"})
+  s.add(Param::choice("stream_k_mode", {"pure", "dp_one_tile", "two_tile", "wave_fit", "tile_fit"})
             .default_to("two_tile")
             .describe("stream_k: `pure` (all iterations over a persistent grid), `dp_one_tile` "
                       "(data-parallel full waves, Stream-K on the last partial wave), "
                       "`two_tile` (one fewer data-parallel wave; 1-2 tiles per Stream-K CTA) or "
                       "`wave_fit` (`two_tile`, but tiles that fit in one wave of the persistent "
-                      "grid run whole, as a data-parallel kernel)."),
+                      "grid run whole, as a data-parallel kernel) or `tile_fit` (`wave_fit` "
+                      "on the kernel profile's `one_wave_kernel` where its tiles fit in one "
+                      "wave, on the profile itself elsewhere)."),
         [](W& workload, const Value& value) {
           workload.stream_k_mode = value.text == "pure"          ? StreamKMode::pure
                                    : value.text == "dp_one_tile" ? StreamKMode::dp_one_tile
                                    : value.text == "wave_fit"    ? StreamKMode::wave_fit
+                                   : value.text == "tile_fit"    ? StreamKMode::tile_fit
                                                                  : StreamKMode::two_tile;
         });
   s.add(Param::choice("fixup", {"deterministic", "atomic"})

@@ -28,8 +28,8 @@ struct ClusterCtas {
   static constexpr int value = 1;
 };
 template <class Cfg>
-struct ClusterCtas<Cfg, std::void_t<decltype(Cfg::kClusterM)>> {
-  static constexpr int value = Cfg::kClusterM;
+struct ClusterCtas<Cfg, std::void_t<decltype(Cfg::kClusterCtas)>> {
+  static constexpr int value = Cfg::kClusterCtas;
 };
 
 template <class Cfg>

@@ -5,7 +5,7 @@
 // bf16/fp16/fp32 out; the other tile variants: bf16 -> bf16 only. The mma.sync
 // variants with and without 16-byte vector loads, the wgmma ones (register
 // and tma_store epilogues, the latter also in 2-CTA clusters, with 128x256,
-// 128x192, 192x192 and 192x96 tiles) with (TMA) only.
+// 128x192, 192x192 and 192x96 tiles, the last along m or along n) with (TMA) only.
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -31,7 +31,7 @@ GemmKernelHandle wgmma_handle_of() {
           Cfg::kSharedBytes,
           true,
           Cfg::kStoresByTma,
-          Cfg::kClusterM,
+          Cfg::kClusterCtas,
           Cfg::kSwizzleBytesB};
 }
 
@@ -99,6 +99,9 @@ GemmKernelHandle find_kernel_variant(GemmTileVariant variant, ElementType in, El
   if (variant == GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2) {
     return find_wgmma_kernel<WgmmaTileConfigM192N96S4TmaStoreC2, Scheduler>(in, out, vector_loads);
   }
+  if (variant == GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2n) {
+    return find_wgmma_kernel<WgmmaTileConfigM192N96S4TmaStoreC2N, Scheduler>(in, out, vector_loads);
+  }
   if (gemm_tile_variant_has_all_types(variant)) {
     const bool big = variant == GemmTileVariant::m256n128k64_w8_s3;
     switch (in) {
@@ -127,6 +130,7 @@ GemmKernelHandle find_kernel_variant(GemmTileVariant variant, ElementType in, El
     case GemmTileVariant::m128n192k64_w12_s4_wgmma_tma_store_c2:
     case GemmTileVariant::m192n192k64_w16_s3_wgmma_tma_store_c2:
     case GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2:
+    case GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2n:
       return {};  // above
     case GemmTileVariant::m128n128k32_w4_s4:
       return handle_of<TileConfigM128N128K32W4S4, BF16, BF16, Scheduler>(vector_loads);

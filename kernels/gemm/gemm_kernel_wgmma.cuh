@@ -18,7 +18,10 @@
 // scheduler hands every CTA of a cluster the same units, each of a cluster
 // tile of kClusterM * kTileM rows; rank r computes rows r * kTileM onwards,
 // multicasts its share of B (gemm_mainloop_wgmma.cuh), and fixes up its rows
-// in workspace slot unit.slot * kClusterM + r. The cluster meets once its
+// in workspace slot unit.slot * kClusterM + r. Cfg::kClusterN > 1: the same
+// along n (rank r computes columns r * kTileN onwards of a cluster tile of
+// kClusterN * kTileN columns, and multicasts its share of A's rows). The
+// cluster meets once its
 // barriers are initialized (before any remote copy or arrival); at the end
 // its producer thread waits until every stage has been released by the
 // consumers of all CTAs (the others arrive on this one's empty barriers), as
@@ -68,13 +71,16 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     ring.init_barriers();
     units.init_barriers(Cfg::kMathThreads);
   }
-  constexpr bool kClustered = Cfg::kClusterM > 1;
+  constexpr bool kClustered = Cfg::kClusterCtas > 1;
   if constexpr (kClustered) {
     sm90::cluster_sync();
   } else {
     __syncthreads();
   }
   const int rank = kClustered ? static_cast<int>(sm90::cluster_cta_rank()) : 0;
+  // This CTA's tile within its cluster tile: (rank_m, rank_n).
+  const int rank_m = Cfg::kClusterM > 1 ? rank : 0;
+  const int rank_n = Cfg::kClusterN > 1 ? rank : 0;
 
   using Mainloop = WgmmaMainloop<Cfg, In>;
   if (threadIdx.x >= Cfg::kMathThreads) {
@@ -82,14 +88,15 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     if (threadIdx.x == Cfg::kMathThreads) {
       sm90::prefetch_tensor_map(&maps.a);
       sm90::prefetch_tensor_map(&maps.b);
-      Scheduler scheduler(p, schedule, Cfg::kClusterM);
+      Scheduler scheduler(p, schedule, Cfg::kClusterCtas);
       WorkUnit unit;
       while (scheduler.next(unit)) {
-        if constexpr (kClustered) unit.slot = unit.slot * Cfg::kClusterM + rank;
+        if constexpr (kClustered) unit.slot = unit.slot * Cfg::kClusterCtas + rank;
         units.publish(unit);
         const TileCoord tile = rasterize_tile(unit.tile, p.tiles_m, p.tiles_n, p.swizzle);
-        Mainloop::produce(ring, maps, (tile.row * Cfg::kClusterM + rank) * Cfg::kTileM,
-                          tile.col * Cfg::kTileN, unit.k_begin, unit.k_end, rank);
+        Mainloop::produce(ring, maps, (tile.row * Cfg::kClusterM + rank_m) * Cfg::kTileM,
+                          (tile.col * Cfg::kClusterN + rank_n) * Cfg::kTileN, unit.k_begin,
+                          unit.k_end, rank);
       }
       units.publish_end();
       if constexpr (kClustered) Mainloop::wait_for_releases(ring);
@@ -98,8 +105,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     sm90::raise_register_budget<Cfg::kConsumerRegisters>();
     for (WorkUnit unit = units.receive(); unit.tile >= 0; unit = units.receive()) {
       const TileCoord tile = rasterize_tile(unit.tile, p.tiles_m, p.tiles_n, p.swizzle);
-      const int m0 = (tile.row * Cfg::kClusterM + rank) * Cfg::kTileM;
-      const int n0 = tile.col * Cfg::kTileN;
+      const int m0 = (tile.row * Cfg::kClusterM + rank_m) * Cfg::kTileM;
+      const int n0 = (tile.col * Cfg::kClusterN + rank_n) * Cfg::kTileN;
       typename Cfg::Accumulators acc;
       Mainloop::consume(acc, ring, unit.k_begin, unit.k_end);
       if constexpr (Cfg::kStoresByTma) {

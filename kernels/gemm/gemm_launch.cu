@@ -38,21 +38,40 @@ bool vector_loads(const GemmLaunchConfig& config) {
 // What the schedules count as the persistent grid: resident CTAs, or
 // resident clusters for a clustered variant (plan.grid_ctas counts CTAs).
 std::int64_t resident_units(const GemmLaunchConfig& config) {
-  const int cluster = gemm_tile_shape(config.tile).cluster_m;
+  const int cluster = gemm_tile_shape(config.tile).cluster_ctas();
   return std::max(1, config.device.resident_ctas(config.tile) / cluster);
 }
 
 // (Cluster) tiles of the config's resolved tile.
 std::int64_t tile_count(const GemmLaunchConfig& config) {
   const GemmTileShape tile = gemm_tile_shape(config.tile);
-  return ceil_div(config.m, tile.m * tile.cluster_m) * ceil_div(config.n, tile.n);
+  return ceil_div(config.m, tile.m * tile.cluster_m) * ceil_div(config.n, tile.n * tile.cluster_n);
 }
 
-// Stream-K's wave_fit leaves tiles that fit one wave of the persistent grid
-// whole: there is nothing for Stream-K to balance, only fixup to pay.
+// The config's (cluster) tiles fit one wave of its persistent grid.
+bool fits_one_wave(const GemmLaunchConfig& config) {
+  return config.device.resident_ctas(config.tile) >= 1 &&
+         tile_count(config) <= resident_units(config);
+}
+
+// Stream-K's tile_fit: one_wave_tile where its tiles fit one wave (TMA rows).
+bool one_wave_tile_fits(const GemmLaunchConfig& requested) {
+  if (requested.schedule != GemmSchedule::stream_k ||
+      requested.stream_k_mode != StreamKMode::tile_fit || !requested.one_wave_tile ||
+      !vector_loads(requested)) {
+    return false;
+  }
+  GemmLaunchConfig config = requested;
+  config.tile = *requested.one_wave_tile;
+  return fits_one_wave(config);
+}
+
+// Stream-K's wave_fit (and tile_fit) leaves tiles that fit one wave of the
+// persistent grid whole: there is nothing for Stream-K to balance, only fixup to pay.
 bool wave_fit_data_parallel(const GemmLaunchConfig& requested) {
   if (requested.schedule != GemmSchedule::stream_k ||
-      requested.stream_k_mode != StreamKMode::wave_fit) {
+      (requested.stream_k_mode != StreamKMode::wave_fit &&
+       requested.stream_k_mode != StreamKMode::tile_fit)) {
     return false;
   }
   GemmLaunchConfig config = requested;
@@ -104,6 +123,7 @@ void plan_stream_k(const GemmLaunchConfig& config, GemmLaunchPlan& plan) {
       break;
     case StreamKMode::two_tile:  // fold one full wave in: 1-2 tiles per Stream-K CTA
     case StreamKMode::wave_fit:  // (tiles that fit one wave never get here)
+    case StreamKMode::tile_fit:
       plan.sk_tiles =
           partial_wave == 0 ? 0 : partial_wave + std::min<std::int64_t>(full_waves, 1) * grid;
       break;
@@ -176,6 +196,8 @@ GemmTileShape gemm_tile_shape(GemmTileVariant variant) {
       return {"m192n192k64_w16_s3_wgmma_tma_store_c2", 192, 192, 64, 3, 16, false, true, 2};
     case GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2:
       return {"m192n96k64_w16_s4_wgmma_tma_store_c2", 192, 96, 64, 4, 16, false, true, 2};
+    case GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2n:
+      return {"m192n96k64_w16_s4_wgmma_tma_store_c2n", 192, 96, 64, 4, 16, false, true, 1, 2};
   }
   return {};
 }
@@ -189,6 +211,7 @@ GemmTileVariant resolved_gemm_tile(const GemmLaunchConfig& config) {
   if (gemm_tile_shape(config.tile).wgmma && !vector_loads(config)) {
     return GemmTileVariant::m256n128k64_w8_s3;
   }
+  if (one_wave_tile_fits(config)) return *config.one_wave_tile;
   return config.tile;
 }
 
@@ -219,7 +242,7 @@ GemmKernelHandle find_gemm_kernel(SchedulerKind scheduler, GemmTileVariant varia
 
 int GemmDeviceLimits::resident_ctas(GemmTileVariant variant) const {
   const auto v = static_cast<std::size_t>(variant);
-  const int cluster = gemm_tile_shape(variant).cluster_m;
+  const int cluster = gemm_tile_shape(variant).cluster_ctas();
   if (cluster > 1) return resident_clusters[v] * cluster;
   return sm_count * ctas_per_sm[v];
 }
@@ -325,14 +348,14 @@ GemmLaunchPlan plan_gemm(const GemmLaunchConfig& requested) {
   const GemmTileShape tile = gemm_tile_shape(config.tile);
   GemmLaunchPlan plan;
   plan.tiles_m = ceil_div(config.m, tile.m * tile.cluster_m);
-  plan.tiles_n = ceil_div(config.n, tile.n);
+  plan.tiles_n = ceil_div(config.n, tile.n * tile.cluster_n);
   plan.tiles = plan.tiles_m * plan.tiles_n;
   plan.iters_per_tile = ceil_div(config.k, tile.k);
   // Per shared tile: two int flags and an fp32 tile (gemm_fixup.cuh), one
   // each per CTA of a cluster tile; then `counters` more ints (the wgmma
   // Stream-K kernel's DP tile counter).
   auto reserve_shared_tiles = [&](std::int64_t tiles, std::size_t counters = 0) {
-    const auto count = static_cast<std::size_t>(tiles * tile.cluster_m);
+    const auto count = static_cast<std::size_t>(tiles * tile.cluster_ctas());
     plan.flag_bytes = align_up(sizeof(int) * (2 * count + counters));
     plan.partial_bytes = sizeof(float) * static_cast<std::size_t>(tile.m * tile.n) * count;
   };
@@ -367,7 +390,7 @@ GemmLaunchPlan plan_gemm(const GemmLaunchConfig& requested) {
       reserve_shared_tiles(plan.sk_tiles, tile.wgmma ? 1 : 0);
       break;
   }
-  plan.grid_ctas *= tile.cluster_m;
+  plan.grid_ctas *= tile.cluster_ctas();
   return plan;
 }
 
@@ -443,11 +466,12 @@ cudaError_t launch_gemm(const GemmLaunchConfig& config, cudaStream_t stream) {
   gemm::GemmStoreTensorMaps tensor_maps{};
   if (kernel.tensor_maps) {
     const GemmTileShape shape = gemm_tile_shape(tile);
+    const int a_box_rows = shape.m / shape.cluster_n;  // a CTA's share of A's rows
     const cudaError_t encoded =
-        kernel.stores_by_tma ? gemm::encode_gemm_store_tensor_maps(tensor_maps, config, shape.m,
+        kernel.stores_by_tma ? gemm::encode_gemm_store_tensor_maps(tensor_maps, config, a_box_rows,
                                                                    shape.k, kernel.swizzle_bytes_b)
-                             : gemm::encode_gemm_tensor_maps(tensor_maps, config, shape.m, shape.k,
-                                                             kernel.swizzle_bytes_b);
+                             : gemm::encode_gemm_tensor_maps(tensor_maps, config, a_box_rows,
+                                                             shape.k, kernel.swizzle_bytes_b);
     if (encoded != cudaSuccess) return encoded;
   }
   // The register-store kernels read only the GemmTensorMaps part (A and B).
@@ -497,6 +521,8 @@ std::string_view to_string(StreamKMode mode) {
       return "two_tile";
     case StreamKMode::wave_fit:
       return "wave_fit";
+    case StreamKMode::tile_fit:
+      return "tile_fit";
   }
   return "?";
 }
@@ -514,7 +540,7 @@ std::optional<ElementType> parse_element_type(std::string_view text) {
 
 std::optional<StreamKMode> parse_stream_k_mode(std::string_view text) {
   for (const StreamKMode mode : {StreamKMode::pure, StreamKMode::dp_one_tile, StreamKMode::two_tile,
-                                 StreamKMode::wave_fit}) {
+                                 StreamKMode::wave_fit, StreamKMode::tile_fit}) {
     if (text == to_string(mode)) return mode;
   }
   return std::nullopt;

@@ -38,6 +38,10 @@ enum class StreamKMode {
   // two_tile, except that tiles which fit in one wave (tiles <= persistent
   // grid) are left whole: the data-parallel kernel runs them, one CTA (cluster) each.
   wave_fit,
+  // wave_fit with the tile picked per shape: the config's one_wave_tile where
+  // its (cluster) tiles fit one wave of its persistent grid (so they run
+  // whole, data-parallel), the config's tile otherwise.
+  tile_fit,
 };
 
 enum class FixupMode {
@@ -79,8 +83,12 @@ enum class GemmTileVariant {
   // stages, B and C in 64-byte swizzled boxes: cuBLAS's tile at 1536^3, where
   // the tiles fill one wave (profile tilesim_ref_wgmma_multicast_m192n96).
   m192n96k64_w16_s4_wgmma_tma_store_c2,
+  // That tile in 2-CTA clusters along n (192x192 cluster tiles), cuBLAS's
+  // pairing: A's rows multicast instead of B's boxes (profile
+  // tilesim_ref_wgmma_multicast_m192n96_c2n).
+  m192n96k64_w16_s4_wgmma_tma_store_c2n,
 };
-inline constexpr int kGemmTileVariantCount = 11;
+inline constexpr int kGemmTileVariantCount = 12;
 
 struct GemmTileShape {
   std::string_view name;  // as the enumerator
@@ -94,6 +102,8 @@ struct GemmTileShape {
   // CTAs per cluster along m: schedules see cluster tiles of cluster_m * m rows
   // and count clusters where they count CTAs; each CTA computes m of the rows.
   int cluster_m = 1;
+  int cluster_n = 1;  // the same along n (cluster tiles of cluster_n * n columns)
+  int cluster_ctas() const { return cluster_m * cluster_n; }
 };
 GemmTileShape gemm_tile_shape(GemmTileVariant variant);
 // Compiled for every input/output type (else bf16 -> bf16 only).
@@ -143,6 +153,8 @@ struct GemmLaunchConfig {
   FixupMode fixup = FixupMode::deterministic;
   int swizzle = 8;  // tile-rows per rasterization band
   GemmTileVariant tile = GemmTileVariant::m128n256k64_w12_s4_wgmma;
+  // stream_k tile_fit: the smaller tile that runs the shapes it fits in one wave.
+  std::optional<GemmTileVariant> one_wave_tile;
   GemmDeviceLimits device;  // from query_gemm_device_limits(): every launch needs it
   GemmWorkspace workspace;
 };
@@ -164,7 +176,8 @@ struct GemmLaunchPlan {
 };
 
 // The variant a config runs: its tile, unless that is the wgmma variant and
-// the rows are not 16-byte aligned (then m256n128k64_w8_s3).
+// the rows are not 16-byte aligned (then m256n128k64_w8_s3), or Stream-K's
+// tile_fit finds that one_wave_tile's tiles fit one wave (then that).
 GemmTileVariant resolved_gemm_tile(const GemmLaunchConfig& config);
 
 // Why the config cannot run (nothing when it can).

@@ -93,22 +93,33 @@ struct WgmmaMainloop {
   // do not divide evenly, boxes rank, rank + kClusterM, ...); its stage still
   // waits for all kStageBytes (the other CTAs' boxes count on it too), and
   // its empty barrier for every CTA's consumers, since its copies write theirs.
+  // Along n (Cfg::kClusterN > 1) the same with A's rows: rank r loads rows
+  // [r * kRowsAPerCta, ...) of the tile into every CTA, and its B alone.
   __device__ static void produce(WgmmaStageRing<Cfg>& ring, const GemmTensorMaps& maps, int m0,
                                  int n0, int k_begin, int k_end, int rank = 0) {
     for (int kb = k_begin; kb < k_end; ++kb) {
       sm90::mbarrier_wait(ring.empty(ring.stage()), ring.parity() ^ 1u);
       sm90::mbarrier_arrive_expect_tx(ring.full(), Cfg::kStageBytes);
       const int k0 = kb * Cfg::kTileK;
-      sm90::tma_load_2d(ring.stage_a(), &maps.a, k0, m0, ring.full());
-      if constexpr (Cfg::kBoxesB % Cfg::kClusterM == 0) {
+      if constexpr (Cfg::kClusterN > 1) {
+        constexpr std::uint16_t kAllCtas = (1u << Cfg::kClusterN) - 1;
+        const int row = rank * Cfg::kRowsAPerCta;
+        sm90::tma_load_2d_multicast(ring.stage_a() + row * kRowBytes, &maps.a, k0, m0 + row,
+                                    ring.full(), kAllCtas);
 #pragma unroll
-        for (int i = 0; i < Cfg::kBoxesPerCta; ++i) {
-          load_b_box(ring, maps, rank * Cfg::kBoxesPerCta + i, n0, k0);
-        }
+        for (int box = 0; box < Cfg::kBoxesB; ++box) load_b_box(ring, maps, box, n0, k0);
       } else {
+        sm90::tma_load_2d(ring.stage_a(), &maps.a, k0, m0, ring.full());
+        if constexpr (Cfg::kBoxesB % Cfg::kClusterM == 0) {
 #pragma unroll
-        for (int box = 0; box < Cfg::kBoxesB; ++box) {
-          if (box % Cfg::kClusterM == rank) load_b_box(ring, maps, box, n0, k0);
+          for (int i = 0; i < Cfg::kBoxesPerCta; ++i) {
+            load_b_box(ring, maps, rank * Cfg::kBoxesPerCta + i, n0, k0);
+          }
+        } else {
+#pragma unroll
+          for (int box = 0; box < Cfg::kBoxesB; ++box) {
+            if (box % Cfg::kClusterM == rank) load_b_box(ring, maps, box, n0, k0);
+          }
         }
       }
       ring.advance();
@@ -142,9 +153,9 @@ struct WgmmaMainloop {
 
   // A consumer warp's release of `stage`: to every CTA whose copies fill it.
   __device__ static void release(const WgmmaStageRing<Cfg>& ring, int stage) {
-    if constexpr (Cfg::kClusterM > 1) {
+    if constexpr (Cfg::kClusterCtas > 1) {
 #pragma unroll
-      for (int cta = 0; cta < Cfg::kClusterM; ++cta) {
+      for (int cta = 0; cta < Cfg::kClusterCtas; ++cta) {
         sm90::mbarrier_arrive_cluster(ring.empty(stage), cta);
       }
     } else {

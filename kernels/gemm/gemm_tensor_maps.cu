@@ -57,13 +57,13 @@ cudaError_t find_encode(PFN_cuTensorMapEncodeTiled_v12000& encode) {
 }  // namespace
 
 cudaError_t encode_gemm_tensor_maps(GemmTensorMaps& maps, const GemmLaunchConfig& config,
-                                    int tile_m, int tile_k, int swizzle_bytes_b) {
+                                    int a_box_rows, int tile_k, int swizzle_bytes_b) {
   PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
   if (const cudaError_t status = find_encode(encode); status != cudaSuccess) return status;
   const auto swizzle_b = static_cast<cuuint32_t>(swizzle_bytes_b);
   const cuuint32_t box_n = swizzle_b / element_bytes(config.input_type);
   if (encode_matrix(encode, maps.a, config.a, config.input_type, config.m, config.k,
-                    static_cast<cuuint32_t>(tile_m), static_cast<cuuint32_t>(tile_k),
+                    static_cast<cuuint32_t>(a_box_rows), static_cast<cuuint32_t>(tile_k),
                     kSwizzleBytesA) != CUDA_SUCCESS ||
       encode_matrix(encode, maps.b, config.b, config.input_type, config.k, config.n,
                     static_cast<cuuint32_t>(tile_k), box_n, swizzle_b) != CUDA_SUCCESS) {
@@ -73,9 +73,9 @@ cudaError_t encode_gemm_tensor_maps(GemmTensorMaps& maps, const GemmLaunchConfig
 }
 
 cudaError_t encode_gemm_store_tensor_maps(GemmStoreTensorMaps& maps, const GemmLaunchConfig& config,
-                                          int tile_m, int tile_k, int swizzle_bytes_b) {
+                                          int a_box_rows, int tile_k, int swizzle_bytes_b) {
   if (const cudaError_t status =
-          encode_gemm_tensor_maps(maps, config, tile_m, tile_k, swizzle_bytes_b);
+          encode_gemm_tensor_maps(maps, config, a_box_rows, tile_k, swizzle_bytes_b);
       status != cudaSuccess) {
     return status;
   }

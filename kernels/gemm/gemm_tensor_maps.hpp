@@ -15,7 +15,7 @@
 namespace tilesim::kernels::gemm {
 
 struct GemmTensorMaps {
-  CUtensorMap a;  // m x k row-major, boxes of tile_m rows x tile_k columns
+  CUtensorMap a;  // m x k row-major, boxes of a_box_rows x tile_k columns
   CUtensorMap b;  // k x n row-major, boxes of tile_k rows x 128 bytes (or 64: swizzle_bytes_b)
 };
 
@@ -26,13 +26,14 @@ struct GemmStoreTensorMaps : GemmTensorMaps {
 };
 
 // Rows must be 16-byte aligned (k % 8 == 0, n % 8 == 0) and A, B 16-byte aligned.
-// B's boxes are `swizzle_bytes_b` wide (128, or 64 in the 64-byte swizzle).
-// Returns cudaErrorInvalidValue when the driver refuses a map.
+// A's boxes are the rows one CTA loads (its tile's, or its share of them in a
+// cluster along n); B's are `swizzle_bytes_b` wide (128, or 64 in the 64-byte
+// swizzle). Returns cudaErrorInvalidValue when the driver refuses a map.
 cudaError_t encode_gemm_tensor_maps(GemmTensorMaps& maps, const GemmLaunchConfig& config,
-                                    int tile_m, int tile_k, int swizzle_bytes_b);
+                                    int a_box_rows, int tile_k, int swizzle_bytes_b);
 // The same, and C's map (C 16-byte aligned; its rows are, since n % 8 == 0),
 // its boxes in B's swizzle.
 cudaError_t encode_gemm_store_tensor_maps(GemmStoreTensorMaps& maps, const GemmLaunchConfig& config,
-                                          int tile_m, int tile_k, int swizzle_bytes_b);
+                                          int a_box_rows, int tile_k, int swizzle_bytes_b);
 
 }  // namespace tilesim::kernels::gemm

@@ -87,8 +87,12 @@ using TileConfigM128N256K32W8S4 = TileConfig<128, 256, 32, 2, 4, 4, 1, true>;
 // kSwizzleBytesB: the swizzle (and row bytes) of B's boxes and of C's staging
 // boxes; 128, or 64 for tiles whose columns are not a multiple of 64 elements
 // (96: three 32-column boxes). A keeps the 128-byte swizzle.
+// kClusterN: the CTAs side by side along n instead (cluster tiles of
+// kClusterN * kTileN columns): each loads its own B and 1 / kClusterN of A's
+// rows, multicast into every CTA: A's L2 -> SM bytes divided by kClusterN.
+// One of kClusterM, kClusterN is 1.
 template <int kTileM_, int kTileN_, int kStages_, bool kStoresByTma_ = false, int kClusterM_ = 1,
-          int kSwizzleBytesB_ = 128>
+          int kSwizzleBytesB_ = 128, int kClusterN_ = 1>
 struct WgmmaTileConfig {
   static constexpr int kTileM = kTileM_;
   static constexpr int kTileN = kTileN_;
@@ -97,6 +101,9 @@ struct WgmmaTileConfig {
   static constexpr int kMinCtasPerSm = 1;
   static constexpr bool kStoresByTma = kStoresByTma_;
   static constexpr int kClusterM = kClusterM_;
+  static constexpr int kClusterN = kClusterN_;
+  static constexpr int kClusterCtas = kClusterM * kClusterN;
+  static_assert(kClusterM == 1 || kClusterN == 1, "clusters along m or along n");
 
   static constexpr int kConsumers = kTileM / 64;  // consumer warpgroups
   static constexpr int kMathThreads = 128 * kConsumers;
@@ -153,9 +160,12 @@ struct WgmmaTileConfig {
   // B boxes each CTA of a cluster loads (and multicasts to the others) where
   // they divide evenly; otherwise CTA r loads boxes r, r + kClusterM, ...
   static constexpr int kBoxesPerCta = kBoxesB / kClusterM;
+  // A's rows each CTA of a cluster along n loads (and multicasts to the others).
+  static constexpr int kRowsAPerCta = kTileM / kClusterN;
+  static_assert(kRowsAPerCta * kSwizzleBytes % kAlignmentBytes == 0, "whole swizzle atoms of A");
   // Arrivals that free a stage: every consumer warp of every CTA in the cluster
   // (each CTA's copies write into all of them).
-  static constexpr int kEmptyArrivals = kClusterM * kMathThreads / 32;
+  static constexpr int kEmptyArrivals = kClusterCtas * kMathThreads / 32;
   static_assert(kStageBytesA % kAlignmentBytes == 0, "B and the next stage stay aligned");
 
   // Barrier 0 is __syncthreads; the consumers meet at barrier 1.
@@ -197,5 +207,11 @@ using WgmmaTileConfigM192N192S3TmaStoreC2 = WgmmaTileConfig<192, 192, 3, true, 2
 // columns (96 is no multiple of the 128-byte swizzle's 64), B's three boxes
 // multicast 2 + 1. Per k-block a CTA reads 24 KiB of A and 8 or 4 of B.
 using WgmmaTileConfigM192N96S4TmaStoreC2 = WgmmaTileConfig<192, 96, 4, true, 2, 64>;
+// The same CTA with its pair side by side along n (192x192 cluster tiles), as
+// cuBLAS's nvjet_sm90_tst_192x96_64x5_1x2 pairs its CTAs: each loads 96 of the
+// tile's 192 A rows and multicasts them, and its own three B boxes, so a
+// k-block costs a CTA 12 + 12 KiB from L2 instead of 24 + 6 (24 + 12 for the
+// pair instead of 48 + 12).
+using WgmmaTileConfigM192N96S4TmaStoreC2N = WgmmaTileConfig<192, 96, 4, true, 1, 64, 2>;
 
 }  // namespace tilesim::kernels::gemm

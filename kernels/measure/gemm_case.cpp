@@ -37,9 +37,6 @@ std::string profile_of(const kernels::GemmTileShape& shape) {
 std::variant<kernels::GemmTileVariant, std::string> tile_variant(const hw::KernelProfile& profile,
                                                                  kernels::ElementType input,
                                                                  kernels::ElementType output) {
-  if (profile.cluster.n != 1) {
-    return fmt::format("{} has no clusters along n; use cluster {{n: 1}}", profile.name);
-  }
   std::string compiled;
   for (int v = 0; v < kernels::kGemmTileVariantCount; ++v) {
     const auto variant = static_cast<kernels::GemmTileVariant>(v);
@@ -47,21 +44,38 @@ std::variant<kernels::GemmTileVariant, std::string> tile_variant(const hw::Kerne
     const bool bf16 = input == kernels::ElementType::bf16 && output == kernels::ElementType::bf16;
     if (!kernels::gemm_tile_variant_has_all_types(variant) && !bf16) continue;
     if (profile_of(shape) != profile.name) continue;
-    compiled += fmt::format("{}{{m: {}, n: {}, k: {}, stages: {}, warps: {}, cluster m: {}}}",
-                            compiled.empty() ? "" : ", ", shape.m, shape.n, shape.k, shape.stages,
-                            shape.warps, shape.cluster_m);
+    compiled += fmt::format(
+        "{}{{m: {}, n: {}, k: {}, stages: {}, warps: {}, cluster m: {}, cluster n: {}}}",
+        compiled.empty() ? "" : ", ", shape.m, shape.n, shape.k, shape.stages, shape.warps,
+        shape.cluster_m, shape.cluster_n);
     if (profile.tile_m == shape.m && profile.tile_n == shape.n && profile.tile_k == shape.k &&
         profile.stages == shape.stages && profile.warps == shape.warps &&
-        profile.cluster.m == shape.cluster_m) {
+        profile.cluster.m == shape.cluster_m && profile.cluster.n == shape.cluster_n) {
       return variant;
     }
   }
   return fmt::format(
       "no compiled {} kernel has tile {{m: {}, n: {}, k: {}, stages: {}, "
-      "warps: {}, cluster m: {}}} for {} -> {}; compiled: {}",
+      "warps: {}, cluster m: {}, cluster n: {}}} for {} -> {}; compiled: {}",
       profile.name, profile.tile_m, profile.tile_n, profile.tile_k, profile.stages, profile.warps,
-      profile.cluster.m, kernels::to_string(input), kernels::to_string(output),
+      profile.cluster.m, profile.cluster.n, kernels::to_string(input), kernels::to_string(output),
       compiled.empty() ? "none" : compiled);
+}
+
+// Stream-K tile_fit's smaller tile: the compiled variant of the profile's
+// one_wave_kernel (none when the profile names none), or why there is none.
+std::variant<std::optional<kernels::GemmTileVariant>, std::string> one_wave_tile(
+    const hw::KernelProfile& profile, const hw::HardwareSpec& hardware,
+    const kernels::GemmLaunchConfig& config) {
+  if (profile.one_wave_kernel.empty()) return std::nullopt;
+  const auto found = hardware.kernel_profiles.find(profile.one_wave_kernel);
+  if (found == hardware.kernel_profiles.end()) {
+    return fmt::format("{}'s one_wave_kernel {} is not offered by {}", profile.name,
+                       profile.one_wave_kernel, hardware.name);
+  }
+  auto variant = tile_variant(found->second, config.input_type, config.output_type);
+  if (const auto* error = std::get_if<std::string>(&variant)) return *error;
+  return std::optional(std::get<kernels::GemmTileVariant>(variant));
 }
 
 kernels::StreamKMode stream_k_mode(workloads::StreamKMode mode) {
@@ -74,6 +88,8 @@ kernels::StreamKMode stream_k_mode(workloads::StreamKMode mode) {
       return kernels::StreamKMode::two_tile;
     case workloads::StreamKMode::wave_fit:
       return kernels::StreamKMode::wave_fit;
+    case workloads::StreamKMode::tile_fit:
+      return kernels::StreamKMode::tile_fit;
   }
   return kernels::StreamKMode::two_tile;
 }
@@ -85,7 +101,7 @@ int default_splits(const kernels::GemmLaunchConfig& config) {
   const kernels::GemmTileVariant tile = kernels::resolved_gemm_tile(config);
   // Units of the schedule: resident CTAs, or clusters for a clustered variant.
   const std::int64_t resident =
-      config.device.resident_ctas(tile) / kernels::gemm_tile_shape(tile).cluster_m;
+      config.device.resident_ctas(tile) / kernels::gemm_tile_shape(tile).cluster_ctas();
   const std::int64_t splits = std::max<std::int64_t>(2, resident / plan.tiles);
   return static_cast<int>(std::clamp<std::int64_t>(splits, 1, plan.iters_per_tile));
 }
@@ -162,6 +178,11 @@ std::variant<GemmCase, CaseError> make_gemm_case(const workloads::GemmWorkload& 
   } else if (workload.schedule == "stream_k") {
     config.schedule = kernels::GemmSchedule::stream_k;
     config.stream_k_mode = stream_k_mode(workload.stream_k_mode);
+    if (config.stream_k_mode == kernels::StreamKMode::tile_fit) {
+      const auto one_wave = one_wave_tile(*profile.value, hardware, config);
+      if (const auto* error = std::get_if<std::string>(&one_wave)) return CaseError{*error};
+      config.one_wave_tile = std::get<std::optional<kernels::GemmTileVariant>>(one_wave);
+    }
     config.fixup = workload.fixup == workloads::FixupOrder::atomic
                        ? kernels::FixupMode::atomic
                        : kernels::FixupMode::deterministic;

@@ -50,6 +50,11 @@ struct Variant {
   bool persistent = false;
 };
 
+// Stream-K tile_fit's one-wave tile: the 192x96 pair along n where its
+// cluster tiles fit one wave, the case's tile (wave_fit) elsewhere.
+constexpr tk::GemmTileVariant kOneWaveTile =
+    tk::GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2n;
+
 // A wgmma variant on every input and output type: edges in m, n and k (fp16),
 // a hybrid Stream-K wave (fp16 -> bf16), huge k (fp32 out), decode-like m.
 void add_every_type_cases(std::vector<Shape>& list, tk::GemmTileVariant tile) {
@@ -129,6 +134,9 @@ std::vector<Shape> shapes(bool small) {
     // 96 columns: B and C in 64-byte swizzled 32-column boxes (three and three, or six fp32).
     add_small_cluster_cases(list, GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2,
                             "150 cluster tiles of 384x96 with edges: 64-byte swizzle");
+    // Along n: A's rows split 96 + 96 and multicast, rank 1's columns past n.
+    add_small_cluster_cases(list, GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2n,
+                            "143 cluster tiles of 192x192 with edges: A multicast");
     return list;
   }
   list = {
@@ -198,6 +206,13 @@ std::vector<Shape> shapes(bool small) {
   // 64-byte boxes (three bf16/fp16, six fp32), 384x96 cluster tiles.
   add_full_cluster_cases(list, GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2, 200, 100,
                          "64 cluster tiles on 66 clusters", "256 cluster tiles: 4 waves - 8");
+  // The same along n (192x192 cluster tiles, A multicast): rank 1's columns
+  // partly or wholly past n.
+  add_full_cluster_cases(list, GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2n, 100, 100,
+                         "64 cluster tiles on 66 clusters", "256 cluster tiles: 4 waves - 8");
+  list.push_back({200, 72, 40, bf16, ElementType::fp32,
+                  GemmTileVariant::m192n96k64_w16_s4_wgmma_tma_store_c2n,
+                  "rank 1 idle along n, fp32 out"});
   return list;
 }
 
@@ -214,7 +229,7 @@ std::vector<Variant> variants() {
       {"split_k_parallel/4", GemmSchedule::split_k_parallel, 4},
   };
   for (const StreamKMode mode : {StreamKMode::pure, StreamKMode::dp_one_tile, StreamKMode::two_tile,
-                                 StreamKMode::wave_fit}) {
+                                 StreamKMode::wave_fit, StreamKMode::tile_fit}) {
     for (const FixupMode fixup : {FixupMode::deterministic, FixupMode::atomic}) {
       list.push_back(
           {"stream_k/" + std::string(tk::to_string(mode)) + "/" + std::string(tk::to_string(fixup)),
@@ -266,6 +281,7 @@ Outcome check(const Shape& shape, const Variant& variant, const tk::GemmDeviceLi
   config.fixup = variant.fixup;
   config.persistent = variant.persistent;
   config.tile = shape.tile;
+  if (variant.mode == tk::StreamKMode::tile_fit) config.one_wave_tile = kOneWaveTile;
   config.device = limits;
   config.workspace = workspace.fit(tk::plan_gemm(config));
   if (const auto error = tk::gemm_config_error(config)) return {false, "config: " + *error};
@@ -304,6 +320,10 @@ Outcome check(const Shape& shape, const Variant& variant, const tk::GemmDeviceLi
                 static_cast<long long>(plan.grid_ctas), static_cast<long long>(plan.dp_tiles),
                 static_cast<long long>(plan.sk_tiles), static_cast<long long>(plan.sk_ctas));
   outcome.detail += text;
+  if (config.one_wave_tile) {
+    outcome.detail +=
+        ", tile " + std::string(tk::gemm_tile_shape(tk::resolved_gemm_tile(config)).name);
+  }
   return outcome;
 }
 

@@ -1,7 +1,7 @@
 // Every tile variant kernels/gemm compiles is described by exactly one kernel
 // profile in the table tilesim-measure writes (`profile` column) and tilesim
 // compare reads old rows with (workloads/measurement/measured_kernel_profile):
-// the wgmma variants by tilesim_ref_wgmma(_tma_store, _multicast, _multicast_m192(n96)), the
+// the wgmma variants by tilesim_ref_wgmma(_tma_store, _multicast, _multicast_m192(n96)(_c2n)), the
 // mma.sync ones by tilesim_ref, each with the variant's own tile. Host code only; runs without a
 // GPU.
 

@@ -265,6 +265,32 @@ TEST(GemmSchedules, WaveFitRunsTilesThatFitOneWaveDataParallel) {
   EXPECT_EQ(simulate(many, spec).result.time_us(), simulate(many_two_tile, spec).result.time_us());
 }
 
+// tile_fit picks the tile per shape: at 1536^3 the 192x96 pair along n (the
+// 128x256 cluster kernel's one_wave_kernel) has 64 cluster tiles of 192x192
+// on 66 persistent clusters, so the shape runs on it, whole (its
+// data-parallel plan); at 3072x3072x4096 (256 of them) it is wave_fit on the
+// 128x256 kernel.
+TEST(GemmSchedules, TileFitRunsTheOneWaveKernelWhereItsTilesFitOneWave) {
+  const hw::HardwareSpec spec = testing::shipped_hardware("h200_sxm");
+  GemmWorkload fit = gemm(1536, 1536, 1536, "stream_k");
+  fit.kernel = "tilesim_ref_wgmma_multicast";
+  fit.stream_k_mode = StreamKMode::tile_fit;
+  GemmWorkload small_dp = gemm(1536, 1536, 1536, "data_parallel");
+  small_dp.kernel = "tilesim_ref_wgmma_multicast_m192n96_c2n";
+  const WorkloadRun fit_run = simulate(fit, spec);
+  EXPECT_EQ(fit_run.result.ctas.size(), 128u);
+  EXPECT_EQ(fit_run.result.time_us(), simulate(small_dp, spec).result.time_us());
+  EXPECT_EQ(fit_run.schedule, "stream_k:tile_fit:deterministic:head_first");
+
+  GemmWorkload large = gemm(3072, 3072, 4096, "stream_k");
+  large.kernel = "tilesim_ref_wgmma_multicast";
+  large.stream_k_mode = StreamKMode::tile_fit;
+  GemmWorkload large_wave_fit = large;
+  large_wave_fit.stream_k_mode = StreamKMode::wave_fit;
+  EXPECT_EQ(simulate(large, spec).result.time_us(),
+            simulate(large_wave_fit, spec).result.time_us());
+}
+
 // 192 tiles of 128x256 on 132 CTAs: dp_one_tile spreads 60 tiles over the
 // persistent grid, then 132 data-parallel tiles follow. Claimed, they are CTAs
 // of their own (the first free SM takes the next); static, CTA b runs tile b

@@ -5,6 +5,9 @@
 #include <algorithm>
 
 #include "hwmodels/kernel_fit.hpp"
+#include "sim/gpu/block_scheduler.hpp"
+#include "workloads/gemm/gemm_kernel_launch.hpp"
+#include "workloads/gemm/row_alignment.hpp"
 
 namespace tilesim::workloads {
 namespace {
@@ -35,10 +38,9 @@ hw::KernelProfile apply_overrides(hw::KernelProfile kernel, const GemmWorkload& 
   return kernel;
 }
 
-}  // namespace
-
-config::Loaded<hw::KernelProfile> resolve_gemm_kernel(const GemmWorkload& workload,
-                                                      const hw::HardwareSpec& spec) {
+// The workload's kernel profile with its overrides, checked against the SM.
+config::Loaded<hw::KernelProfile> resolve_named_gemm_kernel(const GemmWorkload& workload,
+                                                            const hw::HardwareSpec& spec) {
   config::Loaded<hw::KernelProfile> loaded;
   const auto profile = spec.kernel_profiles.find(workload.kernel);
   if (profile == spec.kernel_profiles.end()) {
@@ -62,6 +64,47 @@ config::Loaded<hw::KernelProfile> resolve_gemm_kernel(const GemmWorkload& worklo
                     hw::to_string(input), hw::to_string(input)));
   }
   if (loaded.diagnostics.empty()) loaded.value = kernel;
+  return loaded;
+}
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+// Whether `kernel`'s (cluster) tiles of `problem` fit in one wave of its
+// persistent grid (SMs x occupancy CTAs, in clusters), as the kernel
+// launcher's tile_fit counts them (kernels/gemm/gemm_launch.cu).
+bool fits_one_wave(const GemmProblem& problem, const hw::KernelProfile& kernel,
+                   const hw::HardwareSpec& spec) {
+  const std::int64_t cluster_ctas = std::int64_t{kernel.cluster.m} * kernel.cluster.n;
+  const std::int64_t persistent_clusters =
+      std::int64_t{spec.sm.count} *
+      gpu::BlockScheduler(spec.sm).ctas_per_sm(gemm_footprint(problem, kernel)) / cluster_ctas;
+  const std::int64_t cluster_tiles =
+      ceil_div(problem.m, std::int64_t{kernel.tile_m} * kernel.cluster.m) *
+      ceil_div(problem.n, std::int64_t{kernel.tile_n} * kernel.cluster.n);
+  return cluster_tiles <= persistent_clusters;
+}
+
+}  // namespace
+
+config::Loaded<hw::KernelProfile> resolve_gemm_kernel(const GemmWorkload& workload,
+                                                      const hw::HardwareSpec& spec) {
+  config::Loaded<hw::KernelProfile> loaded = resolve_named_gemm_kernel(workload, spec);
+  // Stream-K's tile_fit: the one-wave profile (its own tile) where its tiles
+  // fit one wave; on rows not 16-byte aligned the launcher keeps the tile it
+  // falls back to.
+  if (!loaded.ok() || workload.schedule != "stream_k" ||
+      workload.stream_k_mode != StreamKMode::tile_fit || loaded.value->one_wave_kernel.empty() ||
+      !rows_16_byte_aligned(workload.problem)) {
+    return loaded;
+  }
+  GemmWorkload one_wave = workload;
+  one_wave.kernel = loaded.value->one_wave_kernel;
+  one_wave.tile = {};
+  config::Loaded<hw::KernelProfile> small = resolve_named_gemm_kernel(one_wave, spec);
+  if (!small.ok()) return small;
+  if (fits_one_wave(workload.problem, *small.value, spec)) return small;
   return loaded;
 }
 

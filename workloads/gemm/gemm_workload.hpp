@@ -40,8 +40,11 @@ enum class SplitKReduction { serial, parallel };
 // wave; `two_tile` runs one fewer data-parallel wave so that each Stream-K CTA
 // gets between one and two tiles of iterations; `wave_fit` is `two_tile`,
 // except that tiles which fit in one wave of the persistent grid are left
-// whole and run as a data-parallel kernel (nothing to balance, only fixup to pay).
-enum class StreamKMode { pure, dp_one_tile, two_tile, wave_fit };
+// whole and run as a data-parallel kernel (nothing to balance, only fixup to pay);
+// `tile_fit` is `wave_fit` with the tile picked per shape: the kernel
+// profile's `one_wave_kernel` where its tiles fit in one wave (so they run
+// whole), the profile itself otherwise.
+enum class StreamKMode { pure, dp_one_tile, two_tile, wave_fit, tile_fit };
 // How Stream-K peers fix up a shared tile: `deterministic` adds partials in k
 // order (a turnstile); `atomic` adds them as they come.
 enum class FixupOrder { deterministic, atomic };

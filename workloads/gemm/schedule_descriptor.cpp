@@ -17,6 +17,8 @@ const char* mode_name(StreamKMode mode) {
       return "two_tile";
     case StreamKMode::wave_fit:
       return "wave_fit";
+    case StreamKMode::tile_fit:
+      return "tile_fit";
   }
   return "two_tile";
 }

@@ -18,6 +18,7 @@ StreamKPartition::StreamKPartition(StreamKMode mode, std::int64_t tiles,
       stream_k_tiles_ = remainder;
       break;
     case StreamKMode::wave_fit:
+    case StreamKMode::tile_fit:  // (on the tile it picked: gemm_kernel_config.cpp)
       // Tiles that fit in one wave stay whole; more are cut as two_tile.
       data_parallel_launch_ = tiles <= persistent_ctas;
       if (data_parallel_launch_) break;

@@ -16,7 +16,8 @@ namespace {
 // through shared memory by TMA) and `tilesim_ref_wgmma_multicast` (that
 // kernel in 2-CTA clusters, B multicast; 256- or 192-column tiles) and
 // `tilesim_ref_wgmma_multicast_m192` (that kernel with 192x192 tiles) and
-// `tilesim_ref_wgmma_multicast_m192n96` (with 192x96 tiles).
+// `tilesim_ref_wgmma_multicast_m192n96` (with 192x96 tiles;
+// `tilesim_ref_wgmma_multicast_m192n96_c2n` with its cluster along n, A multicast).
 const std::vector<CompiledTileProfile> kCompiledTiles = {
     {128, 128, 32, 8, 4, "m128n128k32_w8_s4", "tilesim_ref"},
     {128, 128, 32, 4, 4, "m128n128k32_w4_s4", "tilesim_ref"},
@@ -34,6 +35,8 @@ const std::vector<CompiledTileProfile> kCompiledTiles = {
      "tilesim_ref_wgmma_multicast_m192", false},
     {192, 96, 64, 16, 4, "m192n96k64_w16_s4_wgmma_tma_store_c2",
      "tilesim_ref_wgmma_multicast_m192n96", false},
+    {192, 96, 64, 16, 4, "m192n96k64_w16_s4_wgmma_tma_store_c2n",
+     "tilesim_ref_wgmma_multicast_m192n96_c2n", false},
 };
 
 std::optional<int> parse_int(const std::string& text) {
