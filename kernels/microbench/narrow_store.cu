@@ -97,8 +97,7 @@ __device__ Word word_of(long long segment, int lane) {
 //   and SM cycles.
 template <typename Word, int kStores>
 __global__ void __launch_bounds__(kMaxThreads)
-    store_kernel(std::uint16_t* matrix, int pitch, unsigned long long run_ns,
-                 CtaSample* samples) {
+    store_kernel(std::uint16_t* matrix, int pitch, unsigned long long run_ns, CtaSample* samples) {
   __shared__ unsigned long long start_ns;
   __shared__ int stop;
   if (threadIdx.x == 0) {
@@ -111,8 +110,7 @@ __global__ void __launch_bounds__(kMaxThreads)
   const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
   const int width = sizeof(Word);
-  const long long total_segments =
-      static_cast<long long>(kRows) * kRowElements / (32 * width / 2);
+  const long long total_segments = static_cast<long long>(kRows) * kRowElements / (32 * width / 2);
   unsigned long long rounds = 0;
   while (true) {
     const long long first =
